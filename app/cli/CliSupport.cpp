@@ -1,0 +1,73 @@
+#include "CliSupport.h"
+
+#include "records/DatasetReader.h"
+#include "util/Error.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace ts::cli {
+
+std::shared_ptr<const Dataset> loadDataset(const std::string& path) {
+    return std::make_shared<const Dataset>(readDataset(path));
+}
+
+std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items, const std::string& flag) {
+    std::map<std::string, std::string> result;
+    for (const std::string& item : items) {
+        auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw Error(fmt::format("{} \"{}\" is not of the form name=value.", flag, item));
+        result[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    return result;
+}
+
+SpaceMode parseSpaceMode(const std::string& text) {
+    auto mode = spaceModeFromString(text);
+    if (!mode)
+        throw Error(fmt::format("--space \"{}\" is not a space mode (use product or constrained).", text));
+    return *mode;
+}
+
+std::string describeConfig(const SearchSpace& space, SearchSpace::Index index) {
+    Config config = space.config(index);
+    std::string text;
+    for (std::size_t i = 0; i < config.size(); ++i)
+        text += fmt::format("{}{}={}", i ? ", " : "", space.parameters()[i].name, toString(config[i]));
+    return text;
+}
+
+namespace {
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+} // namespace
+
+ProgressLine::ProgressLine() : m_terminal(isatty(STDERR_FILENO) != 0) {}
+
+void ProgressLine::update(const std::string& text, bool force) {
+    double t = now();
+    // On a terminal redraw at most 20 times a second; in a log, one line a second.
+    double interval = m_terminal ? 0.05 : 1.0;
+    if (!force && m_lastPrinted >= 0 && t - m_lastPrinted < interval)
+        return;
+    m_lastPrinted = t;
+    if (m_terminal) {
+        std::fprintf(stderr, "\r\033[K%s", text.c_str());
+        m_open = true;
+    } else {
+        std::fprintf(stderr, "%s\n", text.c_str());
+    }
+    std::fflush(stderr);
+}
+
+void ProgressLine::finish() {
+    if (m_open)
+        std::fprintf(stderr, "\n");
+    m_open = false;
+}
+
+} // namespace ts::cli

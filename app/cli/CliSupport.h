@@ -1,0 +1,36 @@
+#pragma once
+
+#include "records/Dataset.h"
+#include "space/SpaceMode.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ts::cli {
+
+std::shared_ptr<const Dataset> loadDataset(const std::string& path);
+
+// "k=v" pairs into a map; throws Error naming the malformed item.
+std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items, const std::string& flag);
+
+SpaceMode parseSpaceMode(const std::string& text);
+
+// "name=value, name=value" for display.
+std::string describeConfig(const SearchSpace& space, SearchSpace::Index index);
+
+// A progress line on stderr: rewritten in place on a terminal, one line per step otherwise.
+class ProgressLine {
+public:
+    ProgressLine();
+    void update(const std::string& text, bool force = false);
+    void finish();
+
+private:
+    bool m_terminal;
+    double m_lastPrinted = -1.0;
+    bool m_open = false;
+};
+
+} // namespace ts::cli

@@ -1,0 +1,214 @@
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "backends/ReplayBackend.h"
+#include "records/DatasetRestriction.h"
+#include "records/RecordStore.h"
+#include "session/RecordWriter.h"
+#include "session/TuningSession.h"
+#include "strategies/StrategyRegistry.h"
+#include "util/Error.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ts::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onInterrupt(int) { g_interrupted = true; }
+
+struct TuneOptions {
+    std::string dataset;
+    std::string strategy = StrategyRegistry::kDefaultAlias;
+    std::vector<std::string> options;
+    std::vector<std::string> constraints;
+    std::int64_t budget = 100;
+    std::uint64_t seed = 0;
+    std::string space = "constrained";
+    std::string db;
+    std::size_t batchSize = 8;
+    double timeLimit = 0.0;
+    std::int64_t patience = 0;
+    double target = 0.0;
+    bool stochastic = false;
+    bool json = false;
+};
+
+// Prints progress on stderr and turns Ctrl-C into a cancel between batches.
+class ProgressPrinter : public SessionObserver {
+public:
+    explicit ProgressPrinter(TuningSession& session) : m_session(session) {}
+    void progress(const SessionProgress& p) override {
+        if (g_interrupted)
+            m_session.cancel();
+        std::string budget = p.budget ? fmt::format("/{}", *p.budget) : "";
+        std::string best = p.best ? fmt::format("{:.6g} ms", *p.best) : "none yet";
+        std::string eta = p.etaS ? fmt::format(", eta {:.1f} s", *p.etaS) : "";
+        m_line.update(fmt::format("[{}{}] best {}, {} invalid, {:.1f} s{}", p.evaluations, budget, best, p.invalid,
+                                  p.elapsedS, eta),
+                      p.budget && p.evaluations >= *p.budget);
+    }
+    void finished(SessionStatus, StopReason) override { m_line.finish(); }
+
+private:
+    TuningSession& m_session;
+    ProgressLine m_line;
+};
+
+void checkOptions(const TuneOptions& o) {
+    if (o.budget <= 0)
+        throw Error(fmt::format("--budget {} is not a positive number of evaluations.", o.budget));
+    if (o.batchSize == 0)
+        throw Error("--batch-size 0 is not a positive batch size.");
+    if (o.timeLimit < 0)
+        throw Error(fmt::format("--time-limit {} is negative.", o.timeLimit));
+    if (o.patience < 0)
+        throw Error(fmt::format("--patience {} is negative.", o.patience));
+}
+
+SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, const std::string& strategy,
+                              const StrategyOptions& options) {
+    SessionRecord record;
+    record.kernel = dataset.kernelName;
+    record.problem = dataset.problemSize;
+    record.device = dataset.deviceName;
+    record.backend = "replay";
+    record.dataset = std::filesystem::absolute(o.dataset).string();
+    record.strategy = strategy;
+    record.options = options.toJson();
+    record.seed = o.seed;
+    record.spaceMode = o.space;
+    record.budget = o.budget;
+    nlohmann::json names = nlohmann::json::array();
+    for (const Parameter& p : dataset.space.parameters())
+        names.push_back(p.name);
+    record.parameters = names.dump();
+    record.toolVersion = TUNESCOPE_VERSION;
+    record.startedAt = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return record;
+}
+
+void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSession& session, std::int64_t sessionId,
+                 StopReason reason, const std::string& strategy) {
+    const Trial* best = session.best();
+    auto optimum = dataset.optimum();
+    std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation, new best)
+    double current = std::numeric_limits<double>::infinity();
+    for (const Trial& t : session.trials())
+        if (t.measurement.status == MeasureStatus::Ok && t.measurement.objective < current) {
+            current = t.measurement.objective;
+            convergence.emplace_back(t.number + 1, current);
+        }
+    if (o.json) {
+        nlohmann::json out{{"session", sessionId},      {"strategy", strategy},
+                           {"evaluations", session.trials().size()}, {"stop_reason", toString(reason)}};
+        if (best) {
+            out["best"] = {{"config", dataset.space.key(best->index)},
+                           {"objective_ms", best->measurement.objective},
+                           {"evaluation", best->number + 1}};
+            if (optimum)
+                out["best"]["fraction_of_optimum"] = *optimum / best->measurement.objective;
+        }
+        nlohmann::json curve = nlohmann::json::array();
+        for (auto [evaluation, value] : convergence)
+            curve.push_back({{"evaluation", evaluation}, {"best_ms", value}});
+        out["convergence"] = curve;
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("session {} ({}, {}): {} evaluations, stopped: {}\n", sessionId, strategy, o.space,
+               session.trials().size(), toString(reason));
+    if (!best) {
+        fmt::print("no valid config found\n");
+        return;
+    }
+    fmt::print("best {:.6g} ms at evaluation {}: {}\n", best->measurement.objective, best->number + 1,
+               describeConfig(dataset.space, best->index));
+    if (optimum)
+        fmt::print("fraction of the dataset's optimum ({:.6g} ms): {:.4f}\n", *optimum,
+                   *optimum / best->measurement.objective);
+    fmt::print("convergence (evaluation: best ms):");
+    for (auto [evaluation, value] : convergence)
+        fmt::print(" {}:{:.5g}", evaluation, value);
+    fmt::print("\n");
+}
+
+void runTune(const TuneOptions& o) {
+    checkOptions(o);
+    SpaceMode mode = parseSpaceMode(o.space);
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    std::string strategyName = registry.entry(o.strategy).name;
+    StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
+    auto dataset = std::make_shared<const Dataset>(restrictDataset(*loadDataset(o.dataset), o.constraints));
+    RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
+
+    auto strategy = registry.create(strategyName);
+    strategy->reset({&dataset->space, mode, o.seed, strategyOptions});
+    ReplayBackend backend(dataset, o.stochastic, o.seed);
+    SessionSettings settings;
+    settings.mode = mode;
+    settings.batchSize = o.batchSize;
+    settings.stop.maxEvaluations = o.budget;
+    if (o.timeLimit > 0)
+        settings.stop.maxSeconds = o.timeLimit;
+    if (o.patience > 0)
+        settings.stop.patience = o.patience;
+    if (o.target > 0)
+        settings.stop.targetObjective = o.target;
+    TuningSession session(dataset->space, backend, *strategy, settings);
+
+    std::int64_t sessionId = store.beginSession(describeSession(o, *dataset, strategyName, strategyOptions));
+    std::vector<std::string> names;
+    for (const Parameter& p : dataset->space.parameters())
+        names.push_back(p.name);
+    RecordWriter writer(store, sessionId, names);
+    ProgressPrinter printer(session);
+    session.addObserver(&writer);
+    session.addObserver(&printer);
+    g_interrupted = false;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    StopReason reason;
+    try {
+        reason = session.run();
+    } catch (...) {
+        std::signal(SIGINT, previous);
+        try {
+            store.endSession(sessionId, toString(SessionStatus::Failed));
+        } catch (const std::exception&) {
+            // The database itself failed; the original error says why.
+        }
+        throw;
+    }
+    std::signal(SIGINT, previous);
+    printResult(o, *dataset, session, sessionId, reason, strategyName);
+}
+
+} // namespace
+
+void addTuneCommand(CLI::App& app) {
+    auto o = std::make_shared<TuneOptions>();
+    CLI::App* cmd = app.add_subcommand("tune", "Tune a kernel: run a search strategy and record every trial");
+    cmd->add_option("--dataset", o->dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)")->required();
+    cmd->add_option("--strategy", o->strategy, "Search strategy (see `strategies`)")->capture_default_str();
+    cmd->add_option("--option", o->options, "Strategy option name=value (repeatable)");
+    cmd->add_option("--constraint", o->constraints, "Restrict the space: a Python-like expression (repeatable)");
+    cmd->add_option("--budget", o->budget, "Unique configs to evaluate")->capture_default_str();
+    cmd->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+    cmd->add_option("--space", o->space, "Space mode: constrained or product")->capture_default_str();
+    cmd->add_option("--db", o->db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
+    cmd->add_option("--batch-size", o->batchSize, "Most configs proposed at once")->capture_default_str();
+    cmd->add_option("--time-limit", o->timeLimit, "Stop after this many seconds");
+    cmd->add_option("--patience", o->patience, "Stop after this many evaluations without improvement");
+    cmd->add_option("--target", o->target, "Stop once the best time (ms) is at or below this");
+    cmd->add_flag("--stochastic", o->stochastic, "Replay draws one recorded sample instead of the mean");
+    cmd->add_flag("--json", o->json, "Machine-readable result on stdout");
+    cmd->callback([o] { runTune(*o); });
+}
+
+} // namespace ts::cli

@@ -1,0 +1,194 @@
+#include "analysis/Comparison.h"
+
+#include "analysis/RandomBaseline.h"
+#include "backends/ReplayBackend.h"
+#include "session/TuningSession.h"
+#include "strategies/StrategyRegistry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+namespace ts {
+
+namespace {
+
+constexpr double kNothingFound = std::numeric_limits<double>::infinity();
+
+std::vector<double> okObjectives(const Dataset& dataset) {
+    std::vector<double> objectives;
+    for (const auto& [index, measurement] : dataset.entries)
+        if (measurement.status == MeasureStatus::Ok)
+            objectives.push_back(measurement.objective);
+    return objectives;
+}
+
+} // namespace
+
+Comparison::Comparison(std::vector<std::shared_ptr<const Dataset>> datasets, CompareSettings settings)
+    : m_datasets(std::move(datasets)), m_settings(std::move(settings)) {
+    std::sort(m_settings.budgets.begin(), m_settings.budgets.end());
+}
+
+CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datasetIndex,
+                              std::uint64_t seed) const {
+    const Dataset& dataset = *m_datasets[datasetIndex];
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    auto strategy = registry.create(strategyName);
+    auto options = m_settings.options.find(strategyName);
+    strategy->reset({&dataset.space, m_settings.mode, seed,
+                     registry.options(strategyName, options == m_settings.options.end()
+                                                        ? std::map<std::string, std::string>{}
+                                                        : options->second)});
+    ReplayBackend backend(m_datasets[datasetIndex]);
+    SessionSettings settings;
+    settings.mode = m_settings.mode;
+    settings.batchSize = m_settings.batchSize;
+    settings.stop.maxEvaluations = m_settings.budgets.empty() ? 0 : m_settings.budgets.back();
+    TuningSession session(dataset.space, backend, *strategy, settings);
+    session.run();
+
+    CompareRun run{strategyName, datasetIndex, seed, {}, {}, 0.0};
+    double best = kNothingFound;
+    for (const Trial& trial : session.trials()) {
+        run.configs.push_back(trial.index);
+        if (trial.measurement.status == MeasureStatus::Ok)
+            best = std::min(best, trial.measurement.objective);
+        run.bestSoFar.push_back(best);
+        run.strategySeconds += trial.strategyMs / 1e3;
+    }
+    return run;
+}
+
+double Comparison::fractionAt(const CompareRun& run, double optimum, std::int64_t budget) {
+    if (run.bestSoFar.empty() || budget <= 0)
+        return 0.0;
+    std::size_t at = std::min<std::size_t>(budget, run.bestSoFar.size()) - 1;
+    double best = run.bestSoFar[at];
+    return std::isfinite(best) ? optimum / best : 0.0;
+}
+
+double Comparison::methodologyScore(const Dataset& dataset, SpaceMode mode,
+                                    const std::vector<const CompareRun*>& runs, std::int64_t horizon) {
+    auto optimum = dataset.optimum();
+    auto median = dataset.medianObjective();
+    if (!optimum || !median || runs.empty() || horizon <= 0)
+        return 0.0;
+    RandomBaseline baseline(dataset.space.domainSize(mode), okObjectives(dataset));
+    double total = 0.0;
+    std::int64_t counted = 0;
+    for (std::int64_t t = 1; t <= horizon; ++t) {
+        double b = baseline.expectedBest(t, *median);
+        if (b - *optimum <= 1e-12 * *optimum)
+            continue;
+        double s = 0.0;
+        for (const CompareRun* run : runs) {
+            std::size_t at = std::min<std::size_t>(t, run->bestSoFar.size());
+            double best = at == 0 ? kNothingFound : run->bestSoFar[at - 1];
+            s += std::isfinite(best) ? std::min(best, *median) : *median;
+        }
+        s /= static_cast<double>(runs.size());
+        total += (b - s) / (b - *optimum);
+        ++counted;
+    }
+    return counted == 0 ? 0.0 : total / static_cast<double>(counted);
+}
+
+CompareResult Comparison::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) const {
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    for (const std::string& name : m_settings.strategies) {
+        auto options = m_settings.options.find(name);
+        registry.options(name, options == m_settings.options.end() ? std::map<std::string, std::string>{}
+                                                                     : options->second);
+    }
+    struct Job {
+        std::string strategy;
+        std::size_t dataset;
+        std::uint64_t seed;
+    };
+    std::vector<Job> jobs;
+    for (std::size_t d = 0; d < m_datasets.size(); ++d)
+        for (const std::string& strategy : m_settings.strategies)
+            for (int r = 0; r < m_settings.repeats; ++r)
+                jobs.push_back({strategy, d, m_settings.seed + static_cast<std::uint64_t>(r)});
+
+    auto started = std::chrono::steady_clock::now();
+    std::vector<std::optional<CompareRun>> runs(jobs.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    std::mutex progressMutex;
+    std::exception_ptr failure;
+    auto worker = [&] {
+        while (true) {
+            std::size_t i = next++;
+            if (i >= jobs.size() || (cancel && *cancel))
+                return;
+            try {
+                runs[i] = runOne(jobs[i].strategy, jobs[i].dataset, jobs[i].seed);
+            } catch (...) {
+                std::lock_guard lock(progressMutex);
+                failure = std::current_exception();
+                next = jobs.size();
+                return;
+            }
+            std::size_t finished = ++done;
+            if (progress) {
+                std::lock_guard lock(progressMutex);
+                progress(finished, jobs.size());
+            }
+        }
+    };
+    unsigned threads = m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 0; t < std::min<std::size_t>(threads, jobs.size()); ++t)
+            pool.emplace_back(worker);
+    }
+    if (failure)
+        std::rethrow_exception(failure);
+
+    CompareResult result;
+    for (auto& run : runs)
+        if (run)
+            result.runs.push_back(std::move(*run));
+    const auto& budgets = m_settings.budgets;
+    for (std::size_t d = 0; d < m_datasets.size(); ++d) {
+        const Dataset& dataset = *m_datasets[d];
+        RandomBaseline baseline(dataset.space.domainSize(m_settings.mode), okObjectives(dataset));
+        std::vector<double> expected;
+        for (std::int64_t b : budgets)
+            expected.push_back(baseline.expectedFraction(b));
+        result.randomExpectation.push_back(expected);
+    }
+    for (const std::string& strategy : m_settings.strategies) {
+        std::vector<std::vector<double>> perDataset(m_datasets.size(), std::vector<double>(budgets.size(), 0.0));
+        std::vector<double> mean(budgets.size(), 0.0);
+        double score = 0.0;
+        for (std::size_t d = 0; d < m_datasets.size(); ++d) {
+            double optimum = m_datasets[d]->optimum().value_or(0.0);
+            std::vector<const CompareRun*> mine;
+            for (const CompareRun& run : result.runs)
+                if (run.strategy == strategy && run.dataset == d)
+                    mine.push_back(&run);
+            for (std::size_t b = 0; b < budgets.size(); ++b) {
+                double sum = 0.0;
+                for (const CompareRun* run : mine)
+                    sum += fractionAt(*run, optimum, budgets[b]);
+                perDataset[d][b] = mine.empty() ? 0.0 : sum / static_cast<double>(mine.size());
+                mean[b] += perDataset[d][b] / static_cast<double>(m_datasets.size());
+            }
+            score += methodologyScore(*m_datasets[d], m_settings.mode, mine, budgets.empty() ? 0 : budgets.back()) /
+                     static_cast<double>(m_datasets.size());
+        }
+        result.fraction[strategy] = std::move(perDataset);
+        result.meanFraction[strategy] = std::move(mean);
+        result.score[strategy] = score;
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+} // namespace ts

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "records/Dataset.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+struct CompareSettings {
+    std::vector<std::string> strategies;
+    std::map<std::string, std::map<std::string, std::string>> options; // per strategy name
+    std::vector<std::int64_t> budgets{25, 50, 100, 200, 400};
+    int repeats = 10;
+    std::uint64_t seed = 0;   // run r uses seed + r
+    SpaceMode mode = SpaceMode::Product;
+    std::size_t batchSize = 16;
+    unsigned threads = 0;     // 0: one per hardware thread
+};
+
+// One strategy on one dataset with one seed.
+struct CompareRun {
+    std::string strategy;
+    std::size_t dataset = 0;
+    std::uint64_t seed = 0;
+    std::vector<SearchSpace::Index> configs; // evaluated configs, in order
+    std::vector<double> bestSoFar;           // best Ok objective after each evaluation; +inf before any
+    double strategySeconds = 0.0;
+};
+
+struct CompareResult {
+    std::vector<CompareRun> runs;
+    // fraction[strategy][dataset][budget position]: mean over seeds of optimum / best found.
+    std::map<std::string, std::vector<std::vector<double>>> fraction;
+    // Mean over datasets of fraction, per strategy and budget position.
+    std::map<std::string, std::vector<double>> meanFraction;
+    // The exact expectation of random sampling, per dataset and budget position.
+    std::vector<std::vector<double>> randomExpectation;
+    // Methodology score (see Comparison::methodologyScore) per strategy, mean over datasets.
+    std::map<std::string, double> score;
+    double seconds = 0.0;
+};
+
+// Runs every strategy x dataset x seed on the replay backend, spread over threads, and scores the runs:
+// fraction of optimum at each budget and the methodology score of Willemsen et al. (FGCS 2024).
+class Comparison {
+public:
+    using ProgressCallback = std::function<void(std::size_t done, std::size_t total)>;
+
+    Comparison(std::vector<std::shared_ptr<const Dataset>> datasets, CompareSettings settings);
+
+    // Throws Error for an unknown strategy or option before any run starts. Stops early when `cancel`
+    // becomes true (the result then holds only the finished runs).
+    CompareResult run(const ProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr) const;
+
+    // Methodology score of runs on one dataset, evaluated over evaluations 1..horizon:
+    // mean over t of (B(t) - S(t)) / (B(t) - optimum), where B(t) is the exact expected best objective of
+    // random sampling, S(t) the mean best objective of the runs, and the median objective stands in for
+    // "nothing valid found yet". 0 = as good as random sampling, 1 = the optimum at once, < 0 = worse.
+    static double methodologyScore(const Dataset& dataset, SpaceMode mode, const std::vector<const CompareRun*>& runs,
+                                   std::int64_t horizon);
+
+    static double fractionAt(const CompareRun& run, double optimum, std::int64_t budget);
+
+private:
+    CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed) const;
+
+    std::vector<std::shared_ptr<const Dataset>> m_datasets;
+    CompareSettings m_settings;
+};
+
+} // namespace ts

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "backends/MeasureStatus.h"
+
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// What a backend reports for one config. Times are in milliseconds.
+struct Measurement {
+    MeasureStatus status = MeasureStatus::Invalid;
+    double objective = 0.0;      // the time that counts (mean of the samples for replay); only when Ok
+    std::vector<double> samples; // every raw sample
+    double compileMs = 0.0;
+    std::string log;             // compiler log or failure reason
+};
+
+} // namespace ts

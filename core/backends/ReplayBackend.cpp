@@ -1,0 +1,55 @@
+#include "backends/ReplayBackend.h"
+
+#include "util/Error.h"
+
+namespace ts {
+
+ReplayBackend::ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stochastic, std::uint64_t seed)
+    : m_dataset(std::move(dataset)), m_stochastic(stochastic), m_rng(seed) {
+    if (!m_dataset) {
+        throw Error("The replay backend needs a dataset, but none was given.");
+    }
+}
+
+std::string ReplayBackend::name() const {
+    return "replay";
+}
+
+std::string ReplayBackend::deviceFingerprint() const {
+    if (!m_dataset->deviceName.empty()) {
+        return m_dataset->deviceName;
+    }
+    return "replay:" + m_dataset->path.filename().string();
+}
+
+std::vector<Measurement> ReplayBackend::measure(std::span<const Config> batch) {
+    std::vector<Measurement> results;
+    results.reserve(batch.size());
+    for (const Config& config : batch) {
+        results.push_back(lookup(config));
+    }
+    return results;
+}
+
+Measurement ReplayBackend::lookup(const Config& config) {
+    const SearchSpace& space = m_dataset->space;
+    std::optional<SearchSpace::Index> index;
+    if (config.size() == space.dimension()) {
+        index = space.indexOf(config);
+    }
+    const auto entry = index ? m_dataset->entries.find(*index) : m_dataset->entries.end();
+    if (entry == m_dataset->entries.end()) {
+        Measurement absent;
+        absent.status = MeasureStatus::Invalid;
+        absent.log = kAbsentLog;
+        return absent;
+    }
+    Measurement result = entry->second;
+    if (m_stochastic && result.status == MeasureStatus::Ok && !result.samples.empty()) {
+        std::uniform_int_distribution<std::size_t> pick(0, result.samples.size() - 1);
+        result.objective = result.samples[pick(m_rng)];
+    }
+    return result;
+}
+
+} // namespace ts

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "backends/Backend.h"
+#include "records/Dataset.h"
+
+#include <cstdint>
+#include <memory>
+#include <random>
+
+namespace ts {
+
+// Measures configs by looking them up in a dataset measured by someone else. Deterministic: the recorded
+// mean, or in stochastic mode one recorded sample drawn with a generator seeded once at construction.
+class ReplayBackend : public Backend {
+public:
+    explicit ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stochastic = false,
+                           std::uint64_t seed = 0);
+
+    std::string name() const override;
+    // The dataset's device name, or "replay:<file name>" when the file names no device.
+    std::string deviceFingerprint() const override;
+    std::vector<Measurement> measure(std::span<const Config> batch) override;
+
+    const Dataset& dataset() const { return *m_dataset; }
+
+    static constexpr const char* kAbsentLog =
+        "not in the dataset (did not satisfy the restrictions or was never measured)";
+
+private:
+    Measurement lookup(const Config& config);
+
+    std::shared_ptr<const Dataset> m_dataset;
+    bool m_stochastic = false;
+    std::mt19937_64 m_rng;
+};
+
+} // namespace ts

@@ -1,0 +1,336 @@
+#include "records/RecordStore.h"
+
+#include "records/SqliteConnection.h"
+#include "records/SqliteStatement.h"
+#include "records/SqliteTransaction.h"
+#include "util/Error.h"
+#include "util/Statistics.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <system_error>
+#include <type_traits>
+
+namespace ts {
+
+namespace {
+
+constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
+
+constexpr const char* kCreateSchemaV1 = R"sql(
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    kernel TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    device TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    dataset TEXT NOT NULL,
+    strategy TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    space_mode TEXT NOT NULL,
+    budget INTEGER NOT NULL,
+    parameters TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    status TEXT NOT NULL DEFAULT 'running'
+);
+CREATE TABLE trials (
+    session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    config_index INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    status TEXT NOT NULL,
+    objective REAL,
+    samples TEXT NOT NULL,
+    median REAL,
+    min REAL,
+    mean REAL,
+    stdev REAL,
+    cv REAL,
+    predicted REAL,
+    compile_ms REAL,
+    log TEXT NOT NULL,
+    batch INTEGER NOT NULL,
+    elapsed_s REAL,
+    finished_at REAL,
+    PRIMARY KEY (session, number)
+);
+CREATE INDEX trials_by_session ON trials(session);
+CREATE INDEX trials_by_session_objective ON trials(session, objective);
+)sql";
+
+constexpr const char* kSessionColumns =
+    "id, kernel, problem, device, backend, dataset, strategy, options, seed, space_mode, budget, parameters, "
+    "tool_version, started_at, ended_at, status";
+
+double unixNow() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// sqlite keeps 64-bit signed integers; unsigned values keep their bit pattern.
+std::int64_t toStored(std::uint64_t value) {
+    return std::bit_cast<std::int64_t>(value);
+}
+std::uint64_t fromStored(std::int64_t value) {
+    return std::bit_cast<std::uint64_t>(value);
+}
+
+// sqlite stores a NaN REAL as NULL; read it back as NaN rather than 0.
+double columnReal(const SqliteStatement& statement, int column) {
+    return statement.columnIsNull(column) ? std::numeric_limits<double>::quiet_NaN()
+                                          : statement.columnDouble(column);
+}
+
+std::string configJson(const Config& config, const std::vector<std::string>& names) {
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < config.size(); ++i)
+        std::visit([&](const auto& value) { object[names[i]] = value; }, config[i]);
+    return object.dump();
+}
+
+// JSON has no NaN or infinity: nlohmann writes them as null, read back as NaN.
+std::vector<double> samplesFromJson(const std::string& text) {
+    std::vector<double> samples;
+    const nlohmann::json array = nlohmann::json::parse(text, nullptr, false);
+    if (!array.is_array())
+        return samples;
+    for (const auto& sample : array)
+        samples.push_back(sample.is_number() ? sample.get<double>()
+                                             : std::numeric_limits<double>::quiet_NaN());
+    return samples;
+}
+
+SessionRecord readSession(const SqliteStatement& statement) {
+    SessionRecord session;
+    session.id = statement.columnInt64(0);
+    session.kernel = statement.columnText(1);
+    session.problem = statement.columnText(2);
+    session.device = statement.columnText(3);
+    session.backend = statement.columnText(4);
+    session.dataset = statement.columnText(5);
+    session.strategy = statement.columnText(6);
+    session.options = statement.columnText(7);
+    session.seed = fromStored(statement.columnInt64(8));
+    session.spaceMode = statement.columnText(9);
+    session.budget = statement.columnInt64(10);
+    session.parameters = statement.columnText(11);
+    session.toolVersion = statement.columnText(12);
+    session.startedAt = statement.columnDouble(13);
+    session.endedAt = statement.columnOptionalDouble(14);
+    session.status = statement.columnText(15);
+    return session;
+}
+
+} // namespace
+
+RecordStore::RecordStore(const std::filesystem::path& path) : m_path(path) {
+    if (m_path.has_parent_path()) {
+        std::error_code error;
+        std::filesystem::create_directories(m_path.parent_path(), error);
+        if (error)
+            throw Error(
+                fmt::format("Cannot create the records database {}: {}.", m_path.string(), error.message()));
+    }
+    m_db = std::make_unique<SqliteConnection>(m_path);
+    m_db->setBusyTimeout(kDefaultBusyTimeout);
+    const char* action = "Cannot open the records database";
+    // journal_mode cannot change inside a transaction, so it comes before the migration. It is the first
+    // statement that reads the file, which is where a file that is not a database shows.
+    {
+        SqliteStatement journal(*m_db, "PRAGMA journal_mode=WAL", action);
+        if (!journal.step() || journal.columnText(0) != "wal")
+            throw Error(fmt::format("Cannot switch the records database {} to write-ahead logging.",
+                                    m_path.string()));
+    }
+    m_db->execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", action);
+    migrate();
+    m_insertTrial = std::make_unique<SqliteStatement>(
+        *m_db,
+        "INSERT INTO trials (session, number, config_index, config, status, objective, samples, median, min, "
+        "mean, stdev, cv, predicted, compile_ms, log, batch, elapsed_s, finished_at) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+        "Cannot save a trial in the records database");
+}
+
+RecordStore::~RecordStore() = default;
+
+void RecordStore::migrate() {
+    const std::string action = "Cannot prepare the schema of the records database";
+    SqliteTransaction transaction(*m_db, action);
+    std::int64_t version = 0;
+    {
+        SqliteStatement query(*m_db, "PRAGMA user_version", action);
+        if (query.step())
+            version = query.columnInt64(0);
+    }
+    if (version > kSchemaVersion)
+        throw Error(fmt::format("{} was written by a newer Tunescope (schema {}, this build reads up to {}).",
+                                m_path.string(), version, kSchemaVersion));
+    if (version == 0) {
+        // An unversioned file with tables of its own belongs to someone else; never write into it.
+        SqliteStatement tables(*m_db, "SELECT count(*) FROM sqlite_schema", action);
+        if (tables.step() && tables.columnInt64(0) > 0)
+            throw Error(
+                fmt::format("{} is not a Tunescope records database (it has tables but no schema version).",
+                            m_path.string()));
+        m_db->execute(kCreateSchemaV1, action);
+        version = 1;
+    }
+    // Later schema versions add their upgrade steps here, each moving `version` up by one.
+    m_db->execute(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str(), action);
+    transaction.commit();
+}
+
+std::filesystem::path RecordStore::defaultPath() {
+    // The XDG spec says relative paths in XDG_DATA_HOME are invalid and must be ignored.
+    const char* dataHome = std::getenv("XDG_DATA_HOME");
+    if (dataHome != nullptr && *dataHome != '\0' && std::filesystem::path(dataHome).is_absolute())
+        return std::filesystem::path(dataHome) / "tunescope" / "records.db";
+    const char* home = std::getenv("HOME");
+    if (home == nullptr || *home == '\0')
+        throw Error("Cannot find the default records database: neither XDG_DATA_HOME nor HOME is set.");
+    return std::filesystem::path(home) / ".local" / "share" / "tunescope" / "records.db";
+}
+
+void RecordStore::setBusyTimeout(std::chrono::milliseconds timeout) {
+    m_db->setBusyTimeout(timeout);
+}
+
+std::int64_t RecordStore::beginSession(const SessionRecord& session) {
+    const std::string action = "Cannot save a new session in the records database";
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement insert(
+        *m_db,
+        "INSERT INTO sessions (kernel, problem, device, backend, dataset, strategy, options, "
+        "seed, space_mode, budget, parameters, tool_version, started_at, ended_at, status) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        action);
+    insert.bind(1, session.kernel);
+    insert.bind(2, session.problem);
+    insert.bind(3, session.device);
+    insert.bind(4, session.backend);
+    insert.bind(5, session.dataset);
+    insert.bind(6, session.strategy);
+    insert.bind(7, session.options);
+    insert.bind(8, toStored(session.seed));
+    insert.bind(9, session.spaceMode);
+    insert.bind(10, session.budget);
+    insert.bind(11, session.parameters);
+    insert.bind(12, session.toolVersion);
+    insert.bind(13, session.startedAt);
+    insert.bind(14, session.endedAt);
+    insert.bind(15, session.status);
+    insert.run();
+    const std::int64_t id = m_db->lastInsertRowId();
+    transaction.commit();
+    return id;
+}
+
+void RecordStore::commit(std::int64_t session, const Trial& trial,
+                         const std::vector<std::string>& parameterNames) {
+    if (parameterNames.size() != trial.config.size())
+        throw std::invalid_argument(
+            fmt::format("RecordStore::commit: {} parameter names for a config of {} values",
+                        parameterNames.size(), trial.config.size()));
+    const Measurement& measurement = trial.measurement;
+    const Statistics statistics = summarize(measurement.samples);
+    const std::string action =
+        fmt::format("Cannot save trial {} of session {} in the records database", trial.number, session);
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement& insert = *m_insertTrial;
+    insert.reset();
+    insert.setAction(action);
+    insert.bind(1, session);
+    insert.bind(2, trial.number);
+    insert.bind(3, toStored(trial.index));
+    insert.bind(4, configJson(trial.config, parameterNames));
+    insert.bind(5, std::string_view(toString(measurement.status)));
+    insert.bind(6, measurement.objective);
+    insert.bind(7, nlohmann::json(measurement.samples).dump());
+    insert.bind(8, statistics.median);
+    insert.bind(9, statistics.min);
+    insert.bind(10, statistics.mean);
+    insert.bind(11, statistics.stdev);
+    insert.bind(12, statistics.cv);
+    insert.bind(13, trial.predicted);
+    insert.bind(14, measurement.compileMs);
+    insert.bind(15, measurement.log);
+    insert.bind(16, trial.batch);
+    insert.bind(17, trial.elapsedS);
+    insert.bind(18, trial.finishedAt);
+    insert.run();
+    transaction.commit();
+}
+
+void RecordStore::endSession(std::int64_t session, const std::string& status) {
+    const std::string action = fmt::format("Cannot end session {} in the records database", session);
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement update(*m_db, "UPDATE sessions SET ended_at = ?1, status = ?2 WHERE id = ?3", action);
+    update.bind(1, unixNow());
+    update.bind(2, status);
+    update.bind(3, session);
+    update.run();
+    if (m_db->changes() == 0)
+        throw Error(fmt::format("The records database {} has no session {}.", m_path.string(), session));
+    transaction.commit();
+}
+
+std::vector<SessionRecord> RecordStore::sessions() const {
+    SqliteStatement query(*m_db, fmt::format("SELECT {} FROM sessions ORDER BY id", kSessionColumns),
+                          "Cannot read the sessions of the records database");
+    std::vector<SessionRecord> result;
+    while (query.step())
+        result.push_back(readSession(query));
+    return result;
+}
+
+std::optional<SessionRecord> RecordStore::session(std::int64_t id) const {
+    SqliteStatement query(*m_db, fmt::format("SELECT {} FROM sessions WHERE id = ?1", kSessionColumns),
+                          fmt::format("Cannot read session {} of the records database", id));
+    query.bind(1, id);
+    if (!query.step())
+        return std::nullopt;
+    return readSession(query);
+}
+
+std::vector<StoredTrial> RecordStore::trials(std::int64_t session) const {
+    SqliteStatement query(
+        *m_db,
+        "SELECT session, number, config_index, config, status, objective, samples, median, min, "
+        "mean, stdev, cv, predicted, compile_ms, log, batch, elapsed_s, finished_at "
+        "FROM trials WHERE session = ?1 ORDER BY number",
+        fmt::format("Cannot read the trials of session {} of the records database", session));
+    query.bind(1, session);
+    std::vector<StoredTrial> result;
+    while (query.step()) {
+        StoredTrial& trial = result.emplace_back();
+        trial.session = query.columnInt64(0);
+        trial.number = query.columnInt64(1);
+        trial.index = fromStored(query.columnInt64(2));
+        trial.config = query.columnText(3);
+        trial.status = query.columnText(4);
+        trial.objective = columnReal(query, 5);
+        trial.samples = samplesFromJson(query.columnText(6));
+        trial.median = columnReal(query, 7);
+        trial.min = columnReal(query, 8);
+        trial.mean = columnReal(query, 9);
+        trial.stdev = columnReal(query, 10);
+        trial.cv = columnReal(query, 11);
+        trial.predicted = query.columnOptionalDouble(12);
+        trial.compileMs = columnReal(query, 13);
+        trial.log = query.columnText(14);
+        trial.batch = query.columnInt64(15);
+        trial.elapsedS = columnReal(query, 16);
+        trial.finishedAt = columnReal(query, 17);
+    }
+    return result;
+}
+
+} // namespace ts

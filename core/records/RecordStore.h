@@ -1,0 +1,72 @@
+#pragma once
+
+#include "records/SessionRecord.h"
+#include "session/Trial.h"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace ts {
+
+class SqliteConnection;
+class SqliteStatement;
+
+// A trial as read back from the database.
+struct StoredTrial {
+    std::int64_t session = 0;
+    std::int64_t number = 0;
+    std::uint64_t index = 0;
+    std::string config; // JSON object name -> value
+    std::string status; // MeasureStatus name
+    double objective = 0.0;
+    std::vector<double> samples;
+    double median = 0, min = 0, mean = 0, stdev = 0, cv = 0;
+    std::optional<double> predicted;
+    double compileMs = 0.0;
+    std::string log;
+    std::int64_t batch = 0;
+    double elapsedS = 0.0;
+    double finishedAt = 0.0;
+};
+
+// SQLite store of sessions and trials (WAL, schema versioned by PRAGMA user_version and migrated on open).
+// One writer, many readers: each RecordStore owns its own connection; use one per thread.
+// Every trial is committed in its own transaction the moment commit() returns.
+class RecordStore {
+public:
+    // Opens or creates the database. Throws Error with one sentence naming the file when it cannot be
+    // opened or created (read-only directory, not a database, newer schema version, ...).
+    explicit RecordStore(const std::filesystem::path& path);
+    ~RecordStore();
+    RecordStore(const RecordStore&) = delete;
+    RecordStore& operator=(const RecordStore&) = delete;
+
+    // $XDG_DATA_HOME/tunescope/records.db, or ~/.local/share/tunescope/records.db.
+    static std::filesystem::path defaultPath();
+    static constexpr int kSchemaVersion = 1;
+
+    const std::filesystem::path& path() const { return m_path; }
+
+    // How long a call waits for another connection's lock before it fails with Error (5 s by default).
+    void setBusyTimeout(std::chrono::milliseconds timeout);
+
+    std::int64_t beginSession(const SessionRecord& session);
+    void commit(std::int64_t session, const Trial& trial, const std::vector<std::string>& parameterNames);
+    void endSession(std::int64_t session, const std::string& status);
+
+    std::vector<SessionRecord> sessions() const;
+    std::optional<SessionRecord> session(std::int64_t id) const;
+    std::vector<StoredTrial> trials(std::int64_t session) const;
+
+private:
+    void migrate();
+
+    std::filesystem::path m_path;
+    // Declared before the statements so that it is closed after they are finalized.
+    std::unique_ptr<SqliteConnection> m_db;
+    std::unique_ptr<SqliteStatement> m_insertTrial;
+};
+
+} // namespace ts

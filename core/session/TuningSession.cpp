@@ -1,0 +1,199 @@
+#include "session/TuningSession.h"
+
+#include <chrono>
+
+namespace ts {
+
+namespace {
+
+double monotonicSeconds() {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+double unixSeconds() {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+// Proposals that only repeat cached configs this many times in a row mean the strategy is stuck.
+constexpr int kMaxRepeatedProposals = 1000;
+
+} // namespace
+
+TuningSession::TuningSession(const SearchSpace& space, Backend& backend, Strategy& strategy,
+                             SessionSettings settings)
+    : m_space(space), m_backend(backend), m_strategy(strategy), m_settings(settings) {
+    if (m_settings.batchSize == 0)
+        m_settings.batchSize = 1;
+}
+
+void TuningSession::preload(std::vector<Trial> trials) {
+    for (Trial& trial : trials) {
+        m_preloadedS = std::max(m_preloadedS, trial.elapsedS);
+        m_batches = std::max(m_batches, trial.batch + 1);
+        record(std::move(trial));
+    }
+    m_strategy.observe(m_trials);
+}
+
+const Trial* TuningSession::best() const { return m_best ? &m_trials[*m_best] : nullptr; }
+
+double TuningSession::elapsed() const { return m_preloadedS + (monotonicSeconds() - m_startedAt); }
+
+StopReason TuningSession::run() {
+    m_startedAt = monotonicSeconds();
+    StopReason reason = StopReason::None;
+    while (true) {
+        if (auto stop = stopReason()) {
+            reason = *stop;
+            break;
+        }
+        if (!waitWhilePaused()) {
+            reason = StopReason::Cancelled;
+            break;
+        }
+        std::size_t maxCount = m_settings.batchSize;
+        if (m_settings.stop.maxEvaluations)
+            maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size());
+        double proposeStart = monotonicSeconds();
+        bool exhausted = false;
+        std::vector<SearchSpace::Index> batch = nextBatch(maxCount, exhausted);
+        double strategyMs = (monotonicSeconds() - proposeStart) * 1e3;
+        if (exhausted) {
+            reason = StopReason::Exhausted;
+            break;
+        }
+        measureBatch(batch, m_batches++, strategyMs);
+    }
+    SessionStatus status = reason == StopReason::Cancelled ? SessionStatus::Cancelled : SessionStatus::Completed;
+    for (SessionObserver* observer : m_observers)
+        observer->finished(status, reason);
+    return reason;
+}
+
+std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, bool& exhausted) {
+    for (int attempt = 0; attempt < kMaxRepeatedProposals; ++attempt) {
+        std::vector<SearchSpace::Index> proposed = m_strategy.propose(maxCount);
+        if (proposed.empty())
+            break;
+        std::vector<SearchSpace::Index> fresh;
+        std::vector<Trial> cached;
+        for (SearchSpace::Index index : proposed) {
+            auto it = m_byIndex.find(index);
+            if (it != m_byIndex.end())
+                cached.push_back(m_trials[it->second]);
+            else if (fresh.size() < maxCount)
+                fresh.push_back(index);
+        }
+        if (!cached.empty())
+            m_strategy.observe(cached);
+        if (!fresh.empty())
+            return fresh;
+    }
+    exhausted = true;
+    return {};
+}
+
+void TuningSession::measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber,
+                                 double strategyMs) {
+    std::vector<Config> configs;
+    configs.reserve(batch.size());
+    for (SearchSpace::Index index : batch)
+        configs.push_back(m_space.config(index));
+    std::vector<Measurement> measurements = m_backend.measure(configs);
+    std::size_t first = m_trials.size();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        Trial trial;
+        trial.number = static_cast<std::int64_t>(m_trials.size());
+        trial.index = batch[i];
+        trial.config = std::move(configs[i]);
+        trial.measurement = i < measurements.size() ? std::move(measurements[i]) : Measurement{};
+        trial.batch = batchNumber;
+        trial.elapsedS = elapsed();
+        trial.strategyMs = strategyMs / static_cast<double>(batch.size());
+        trial.finishedAt = unixSeconds();
+        record(std::move(trial));
+        for (SessionObserver* observer : m_observers)
+            observer->trialFinished(m_trials.back());
+        if (m_best && *m_best == m_trials.size() - 1)
+            for (SessionObserver* observer : m_observers)
+                observer->bestImproved(m_trials.back());
+    }
+    m_strategy.observe(std::span<const Trial>(m_trials).subspan(first));
+    SessionProgress snapshot = progressNow();
+    for (SessionObserver* observer : m_observers)
+        observer->progress(snapshot);
+}
+
+void TuningSession::record(Trial trial) {
+    m_byIndex[trial.index] = m_trials.size();
+    m_trials.push_back(std::move(trial));
+    const Trial& added = m_trials.back();
+    if (added.measurement.status != MeasureStatus::Ok) {
+        ++m_invalid;
+        return;
+    }
+    if (!m_best || added.measurement.objective < m_trials[*m_best].measurement.objective) {
+        m_best = m_trials.size() - 1;
+        m_lastImprovement = static_cast<std::int64_t>(m_trials.size());
+    }
+}
+
+std::optional<StopReason> TuningSession::stopReason() const {
+    const StopCondition& stop = m_settings.stop;
+    auto evaluations = static_cast<std::int64_t>(m_trials.size());
+    if (m_cancelled)
+        return StopReason::Cancelled;
+    if (stop.maxEvaluations && evaluations >= *stop.maxEvaluations)
+        return StopReason::Budget;
+    if (stop.targetObjective && m_best && m_trials[*m_best].measurement.objective <= *stop.targetObjective)
+        return StopReason::Target;
+    if (stop.patience && evaluations - m_lastImprovement >= *stop.patience)
+        return StopReason::Patience;
+    if (stop.maxSeconds && elapsed() >= *stop.maxSeconds)
+        return StopReason::Time;
+    return std::nullopt;
+}
+
+bool TuningSession::waitWhilePaused() {
+    std::unique_lock lock(m_pauseMutex);
+    m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancelled; });
+    return !m_cancelled;
+}
+
+void TuningSession::pause() {
+    std::lock_guard lock(m_pauseMutex);
+    m_paused = true;
+}
+
+void TuningSession::resume() {
+    {
+        std::lock_guard lock(m_pauseMutex);
+        m_paused = false;
+    }
+    m_pauseChanged.notify_all();
+}
+
+void TuningSession::cancel() {
+    {
+        std::lock_guard lock(m_pauseMutex);
+        m_cancelled = true;
+    }
+    m_pauseChanged.notify_all();
+}
+
+SessionProgress TuningSession::progressNow() const {
+    SessionProgress p;
+    p.evaluations = static_cast<std::int64_t>(m_trials.size());
+    p.budget = m_settings.stop.maxEvaluations;
+    p.elapsedS = elapsed();
+    if (m_best)
+        p.best = m_trials[*m_best].measurement.objective;
+    p.invalid = m_invalid;
+    if (p.budget && p.evaluations > 0)
+        p.etaS = p.elapsedS / static_cast<double>(p.evaluations) * static_cast<double>(*p.budget - p.evaluations);
+    return p;
+}
+
+} // namespace ts

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "backends/Backend.h"
+#include "session/SessionObserver.h"
+#include "session/StopCondition.h"
+#include "strategies/Strategy.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace ts {
+
+struct SessionSettings {
+    SpaceMode mode = SpaceMode::Constrained;
+    StopCondition stop;
+    std::size_t batchSize = 8; // most configs asked of the strategy at once
+};
+
+// The tuning loop: propose -> measure -> observe, with stop conditions, pause/resume/cancel between
+// batches and observer callbacks. The budget counts unique evaluated configs: a config proposed again is
+// served from the session cache and not measured or counted twice.
+//
+// run() blocks the calling thread; pause(), resume() and cancel() may be called from any thread.
+class TuningSession {
+public:
+    // The space, backend and strategy must outlive the session. The strategy must already be reset.
+    TuningSession(const SearchSpace& space, Backend& backend, Strategy& strategy, SessionSettings settings);
+
+    void addObserver(SessionObserver* observer) { m_observers.push_back(observer); }
+    // Trials already measured (e.g. by an interrupted session being resumed): they count against the
+    // budget, are told to the strategy, and are not measured again.
+    void preload(std::vector<Trial> trials);
+
+    StopReason run();
+
+    void pause();
+    void resume();
+    void cancel();
+    bool isPaused() const { return m_paused; }
+
+    const std::vector<Trial>& trials() const { return m_trials; }
+    const Trial* best() const;
+
+private:
+    std::vector<SearchSpace::Index> nextBatch(std::size_t maxCount, bool& exhausted);
+    void measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber, double strategyMs);
+    void record(Trial trial);
+    std::optional<StopReason> stopReason() const;
+    bool waitWhilePaused();
+    SessionProgress progressNow() const;
+    double elapsed() const;
+
+    const SearchSpace& m_space;
+    Backend& m_backend;
+    Strategy& m_strategy;
+    SessionSettings m_settings;
+    std::vector<SessionObserver*> m_observers;
+
+    std::vector<Trial> m_trials;
+    std::map<SearchSpace::Index, std::size_t> m_byIndex;
+    std::optional<std::size_t> m_best;
+    std::int64_t m_lastImprovement = 0;
+    std::int64_t m_invalid = 0;
+    std::int64_t m_batches = 0;
+    double m_startedAt = 0.0;
+    double m_preloadedS = 0.0;
+
+    std::atomic<bool> m_cancelled{false};
+    std::atomic<bool> m_paused{false};
+    std::mutex m_pauseMutex;
+    std::condition_variable m_pauseChanged;
+};
+
+} // namespace ts

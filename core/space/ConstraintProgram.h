@@ -1,0 +1,76 @@
+#pragma once
+
+#include "space/ExpressionNode.h"
+#include "space/PythonNumber.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ts {
+
+// A constraint compiled to a flat postfix program over numbers, for enumerating large spaces: no tree walk,
+// no name lookups, no allocation per config. Only the numeric subset of the language compiles (numbers,
+// arithmetic, comparisons, and/or/not, if-else, min/max/abs/int/float/round, `in` a list literal); anything
+// else (strings, lists, other builtins) makes compile() return nullopt and the caller falls back to
+// Expression::test. Results match Expression::test, division by zero included (the constraint is false).
+class ConstraintProgram {
+public:
+    // The slot of a name whose values are all numeric, nullopt when the name has no numeric slot.
+    using SlotOf = std::function<std::optional<std::uint32_t>(std::string_view)>;
+
+    static std::optional<ConstraintProgram> compile(const ExpressionNode& root, const SlotOf& slotOf);
+
+    // slots[i] holds the current value of slot i.
+    bool test(const PythonNumber* slots) const;
+
+private:
+    enum class OpCode : std::uint8_t {
+        Const,
+        Slot,
+        Add,
+        Sub,
+        Mul,
+        Div,
+        FloorDiv,
+        Mod,
+        Pow,
+        Neg,
+        Not,
+        Eq,
+        Ne,
+        Lt,
+        Le,
+        Gt,
+        Ge,
+        JumpIfFalseOrPop,
+        JumpIfTrueOrPop,
+        JumpIfFalse,
+        Jump,
+        Min,
+        Max,
+        Abs,
+        ToInt,
+        ToFloat,
+        Round,
+    };
+    struct Instruction {
+        OpCode code = OpCode::Const;
+        std::uint32_t arg = 0;
+        PythonNumber constant;
+    };
+
+    static constexpr int kMaxStack = 64;
+
+    bool emit(const ExpressionNode& node, const SlotOf& slotOf);
+    void push(OpCode code, std::uint32_t arg = 0, PythonNumber constant = {});
+    void adjustDepth(int delta);
+
+    std::vector<Instruction> m_code;
+    int m_depth = 0;
+    int m_maxDepth = 0;
+};
+
+} // namespace ts

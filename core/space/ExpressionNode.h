@@ -1,0 +1,69 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ts {
+
+struct ExpressionValue;
+using ExpressionList = std::vector<ExpressionValue>;
+
+// A run-time value of the expression language: a Value plus lists (for value lists and comprehensions).
+struct ExpressionValue {
+    std::variant<bool, std::int64_t, double, std::string, ExpressionList> data;
+};
+
+enum class ExpressionNodeKind {
+    Literal,
+    Name,
+    Unary,
+    Binary,
+    Compare,
+    And,
+    Or,
+    Not,
+    Call,
+    List,
+    ListComp,
+    IfElse
+};
+
+enum class ExpressionOp {
+    None,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    Neg,
+    Pos,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn
+};
+
+// One node of a parsed expression. Children by kind:
+//   Unary: operand. Binary: left, right. Compare: the chain's operands (compareOps has one op fewer).
+//   And/Or: the operands. Not: operand. Call: arguments (name = function). List: elements.
+//   ListComp: element, iterable[, filter] (name = loop variable). IfElse: body, condition, orelse.
+struct ExpressionNode {
+    ExpressionNodeKind kind = ExpressionNodeKind::Literal;
+    ExpressionOp op = ExpressionOp::None;
+    ExpressionValue literal;
+    std::string name;
+    std::vector<ExpressionOp> compareOps;
+    std::vector<std::unique_ptr<ExpressionNode>> children;
+    int column = 1;
+};
+
+} // namespace ts

@@ -1,0 +1,193 @@
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace ts {
+
+// A Python number as the expression engine sees it: an exact 64-bit int or a float. Booleans become ints.
+// The arithmetic follows Python (floor division and modulo round toward negative infinity, `/` always gives
+// a float). Python ints are unbounded; on 64-bit overflow these functions fall back to floats.
+// Functions that can divide return false on division by zero (Python's ZeroDivisionError).
+struct PythonNumber {
+    std::int64_t i = 0;
+    double d = 0.0;
+    bool isInt = true;
+
+    static PythonNumber fromInt(std::int64_t value) { return {value, 0.0, true}; }
+    static PythonNumber fromDouble(double value) { return {0, value, false}; }
+
+    double asDouble() const { return isInt ? static_cast<double>(i) : d; }
+    bool truthy() const { return isInt ? i != 0 : d != 0.0; }
+};
+
+namespace python {
+
+inline PythonNumber add(PythonNumber a, PythonNumber b) {
+    if (a.isInt && b.isInt) {
+        std::int64_t r;
+        if (!__builtin_add_overflow(a.i, b.i, &r)) {
+            return PythonNumber::fromInt(r);
+        }
+    }
+    return PythonNumber::fromDouble(a.asDouble() + b.asDouble());
+}
+
+inline PythonNumber sub(PythonNumber a, PythonNumber b) {
+    if (a.isInt && b.isInt) {
+        std::int64_t r;
+        if (!__builtin_sub_overflow(a.i, b.i, &r)) {
+            return PythonNumber::fromInt(r);
+        }
+    }
+    return PythonNumber::fromDouble(a.asDouble() - b.asDouble());
+}
+
+inline PythonNumber mul(PythonNumber a, PythonNumber b) {
+    if (a.isInt && b.isInt) {
+        std::int64_t r;
+        if (!__builtin_mul_overflow(a.i, b.i, &r)) {
+            return PythonNumber::fromInt(r);
+        }
+    }
+    return PythonNumber::fromDouble(a.asDouble() * b.asDouble());
+}
+
+inline bool trueDiv(PythonNumber a, PythonNumber b, PythonNumber& out) {
+    if (!b.truthy()) {
+        return false;
+    }
+    out = PythonNumber::fromDouble(a.asDouble() / b.asDouble());
+    return true;
+}
+
+// CPython's float_divmod, so that results match Python bit for bit.
+inline void floatDivMod(double x, double y, double& floorDiv, double& mod) {
+    mod = std::fmod(x, y);
+    double div = (x - mod) / y;
+    if (mod != 0.0) {
+        if ((y < 0) != (mod < 0)) {
+            mod += y;
+            div -= 1.0;
+        }
+    } else {
+        mod = std::copysign(0.0, y);
+    }
+    if (div != 0.0) {
+        floorDiv = std::floor(div);
+        if (div - floorDiv > 0.5) {
+            floorDiv += 1.0;
+        }
+    } else {
+        floorDiv = std::copysign(0.0, x / y);
+    }
+}
+
+inline bool floorDiv(PythonNumber a, PythonNumber b, PythonNumber& out) {
+    if (!b.truthy()) {
+        return false;
+    }
+    if (a.isInt && b.isInt && !(a.i == std::numeric_limits<std::int64_t>::min() && b.i == -1)) {
+        std::int64_t q = a.i / b.i;
+        if (a.i % b.i != 0 && ((a.i < 0) != (b.i < 0))) {
+            --q;
+        }
+        out = PythonNumber::fromInt(q);
+        return true;
+    }
+    double q, m;
+    floatDivMod(a.asDouble(), b.asDouble(), q, m);
+    out = PythonNumber::fromDouble(q);
+    return true;
+}
+
+inline bool mod(PythonNumber a, PythonNumber b, PythonNumber& out) {
+    if (!b.truthy()) {
+        return false;
+    }
+    if (a.isInt && b.isInt) {
+        if (b.i == -1) {
+            out = PythonNumber::fromInt(0);
+            return true;
+        }
+        std::int64_t r = a.i % b.i;
+        if (r != 0 && ((r < 0) != (b.i < 0))) {
+            r += b.i;
+        }
+        out = PythonNumber::fromInt(r);
+        return true;
+    }
+    double q, m;
+    floatDivMod(a.asDouble(), b.asDouble(), q, m);
+    out = PythonNumber::fromDouble(m);
+    return true;
+}
+
+// False on 0 ** negative. A negative base with a fractional exponent gives NaN (Python: a complex number).
+inline bool pow(PythonNumber a, PythonNumber b, PythonNumber& out) {
+    if (a.isInt && b.isInt && b.i >= 0) {
+        std::int64_t result = 1;
+        std::int64_t base = a.i;
+        std::int64_t exponent = b.i;
+        bool overflow = false;
+        while (exponent > 0 && !overflow) {
+            if (exponent & 1) {
+                overflow = __builtin_mul_overflow(result, base, &result);
+            }
+            exponent >>= 1;
+            if (exponent > 0 && !overflow) {
+                overflow = __builtin_mul_overflow(base, base, &base);
+            }
+        }
+        if (!overflow) {
+            out = PythonNumber::fromInt(result);
+            return true;
+        }
+        out = PythonNumber::fromDouble(std::pow(a.asDouble(), b.asDouble()));
+        return true;
+    }
+    if (!a.truthy() && b.asDouble() < 0) {
+        return false;
+    }
+    out = PythonNumber::fromDouble(std::pow(a.asDouble(), b.asDouble()));
+    return true;
+}
+
+inline PythonNumber negate(PythonNumber a) {
+    if (a.isInt && a.i != std::numeric_limits<std::int64_t>::min()) {
+        return PythonNumber::fromInt(-a.i);
+    }
+    return PythonNumber::fromDouble(-a.asDouble());
+}
+
+inline PythonNumber absolute(PythonNumber a) {
+    if (a.isInt) {
+        return a.i < 0 ? negate(a) : a;
+    }
+    return PythonNumber::fromDouble(std::fabs(a.d));
+}
+
+inline bool equal(PythonNumber a, PythonNumber b) {
+    if (a.isInt && b.isInt) {
+        return a.i == b.i;
+    }
+    return a.asDouble() == b.asDouble();
+}
+
+inline bool less(PythonNumber a, PythonNumber b) {
+    if (a.isInt && b.isInt) {
+        return a.i < b.i;
+    }
+    return a.asDouble() < b.asDouble();
+}
+
+inline bool lessEqual(PythonNumber a, PythonNumber b) {
+    if (a.isInt && b.isInt) {
+        return a.i <= b.i;
+    }
+    return a.asDouble() <= b.asDouble();
+}
+
+} // namespace python
+} // namespace ts

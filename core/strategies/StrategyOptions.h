@@ -1,0 +1,35 @@
+#pragma once
+
+#include "strategies/OptionSpec.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// Option values of one strategy, validated against its option table: every option has a value (the
+// default unless the user gave one); unknown names and values of the wrong type are rejected.
+class StrategyOptions {
+public:
+    StrategyOptions() = default;
+    // Throws Error naming the strategy and the option when a name is unknown or a value does not parse.
+    StrategyOptions(const std::string& strategy, const std::vector<OptionSpec>& table,
+                    const std::map<std::string, std::string>& given);
+
+    std::int64_t integer(const std::string& name) const;
+    double real(const std::string& name) const;
+    bool boolean(const std::string& name) const;
+    const std::string& text(const std::string& name) const;
+
+    const std::map<std::string, std::string>& values() const { return m_values; }
+    // The values as a JSON object text, typed per the table (for the records database).
+    std::string toJson() const;
+
+private:
+    std::map<std::string, std::string> m_values;
+    std::map<std::string, OptionType> m_types;
+};
+
+} // namespace ts

@@ -1,0 +1,52 @@
+#include "strategies/StrategyRegistry.h"
+
+#include "strategies/BruteForce.h"
+#include "strategies/RandomSample.h"
+#include "util/Error.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace ts {
+
+const StrategyRegistry& StrategyRegistry::builtin() {
+    static const StrategyRegistry registry = [] {
+        StrategyRegistry r;
+        r.add({"random_sample", "Uniform random sampling without replacement.", {},
+               [] { return std::make_unique<RandomSample>(); }});
+        r.add({"brute_force", "Every config of the space in index order.", {},
+               [] { return std::make_unique<BruteForce>(); }});
+        r.setDefault("random_sample");
+        return r;
+    }();
+    return registry;
+}
+
+void StrategyRegistry::add(Entry entry) {
+    std::string name = entry.name;
+    m_entries[name] = std::move(entry);
+}
+
+std::vector<std::string> StrategyRegistry::names() const {
+    std::vector<std::string> result;
+    for (const auto& [name, entry] : m_entries)
+        result.push_back(name);
+    return result;
+}
+
+const StrategyRegistry::Entry& StrategyRegistry::entry(const std::string& name) const {
+    const std::string& resolved = name == kDefaultAlias ? m_default : name;
+    auto it = m_entries.find(resolved);
+    if (it == m_entries.end())
+        throw Error(fmt::format("Unknown strategy \"{}\" (known: {}, {}).", name, fmt::join(names(), ", "),
+                                kDefaultAlias));
+    return it->second;
+}
+
+StrategyOptions StrategyRegistry::options(const std::string& name,
+                                          const std::map<std::string, std::string>& given) const {
+    const Entry& e = entry(name);
+    return StrategyOptions(e.name, e.options, given);
+}
+
+} // namespace ts

@@ -1,0 +1,177 @@
+#include "records/RecordStore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ts;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result cli(const QStringList& arguments) {
+    QProcess process;
+    process.start(TUNESCOPE_CLI, arguments);
+    process.waitForFinished(120000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+const QString kPnpoly = TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz";
+
+// One clear sentence: a single line on stderr that names the offending input.
+void expectOneSentence(const Result& r, const QString& names) {
+    QVERIFY2(r.exitCode != 0, qPrintable(r.out));
+    QString err = r.err.trimmed();
+    QVERIFY2(!err.isEmpty(), "no message on stderr");
+    QVERIFY2(!err.contains('\n'), qPrintable(err));
+    QVERIFY2(err.contains(names), qPrintable(err));
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void infoDescribesADataset() {
+        Result r = cli({"info", kPnpoly, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject info = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(info["product_size"].toInteger(), 4092);
+        QCOMPARE(info["configs_in_file"].toInteger(), 4092);
+        QCOMPARE(info["valid"].toInteger(), 3774);
+        QVERIFY(std::abs(info["fastest_ms"].toDouble() - 8.714) < 0.001);
+        QCOMPARE(info["device"].toString(), QString("NVIDIA GeForce RTX 3090"));
+    }
+
+    void strategiesListsOptionsAndDefault() {
+        Result r = cli({"strategies"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("random_sample"));
+        QVERIFY(r.out.contains("brute_force"));
+        QVERIFY(r.out.contains("default"));
+    }
+
+    void tuneRecordsEveryTrial() {
+        QTemporaryDir dir;
+        QString db = dir.filePath("records.db");
+        Result r = cli({"tune", "--dataset", kPnpoly, "--strategy", "default", "--budget", "40", "--seed", "3",
+                        "--space", "product", "--db", db, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(out["evaluations"].toInt(), 40);
+        QVERIFY(out["best"].toObject()["fraction_of_optimum"].toDouble() > 0.0);
+        QVERIFY(!out["convergence"].toArray().isEmpty());
+        // Progress went to stderr, the result to stdout.
+        QVERIFY(r.err.contains("[40/40]"));
+
+        RecordStore store(db.toStdString());
+        auto sessions = store.sessions();
+        QCOMPARE(sessions.size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(sessions[0].status), QString("completed"));
+        QCOMPARE(QString::fromStdString(sessions[0].strategy), QString("random_sample"));
+        auto trials = store.trials(sessions[0].id);
+        QCOMPARE(trials.size(), std::size_t{40});
+        double best = 1e300;
+        for (const auto& t : trials)
+            if (t.status == "ok")
+                best = std::min(best, t.objective);
+        QCOMPARE(best, out["best"].toObject()["objective_ms"].toDouble());
+
+        // The same seed gives the same run.
+        Result again = cli({"tune", "--dataset", kPnpoly, "--budget", "40", "--seed", "3", "--space", "product",
+                            "--db", db, "--json"});
+        QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["best"],
+                 out["best"]);
+    }
+
+    void badInputFailsWithOneSentence_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("names");
+        QTest::newRow("missing dataset") << QStringList{"tune", "--dataset", "/nonexistent/cache.json"}
+                                         << "/nonexistent/cache.json";
+        QTest::newRow("unknown strategy") << QStringList{"tune", "--dataset", kPnpoly, "--strategy", "nope"}
+                                          << "\"nope\"";
+        QTest::newRow("unknown option") << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour=red"}
+                                        << "\"colour\"";
+        QTest::newRow("bad option form") << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour"}
+                                         << "\"colour\"";
+        QTest::newRow("zero budget") << QStringList{"tune", "--dataset", kPnpoly, "--budget", "0"} << "--budget";
+        QTest::newRow("bad space mode") << QStringList{"tune", "--dataset", kPnpoly, "--space", "sideways"}
+                                        << "sideways";
+        QTest::newRow("constraint syntax") << QStringList{"tune", "--dataset", kPnpoly, "--constraint",
+                                                          "block_size_x * * 2 > 1"}
+                                           << "block_size_x * * 2 > 1";
+        QTest::newRow("constraint unknown name") << QStringList{"tune", "--dataset", kPnpoly, "--constraint",
+                                                                "block_size_z > 1"}
+                                                 << "block_size_z";
+        QTest::newRow("unsatisfiable") << QStringList{"tune", "--dataset", kPnpoly, "--constraint",
+                                                      "block_size_x > 4096"}
+                                       << "block_size_x > 4096";
+        QTest::newRow("compare budgets") << QStringList{"compare", "--dataset", kPnpoly, "--budgets", "10,x"}
+                                         << "\"x\"";
+        QTest::newRow("records missing db") << QStringList{"records", "--db", "/nonexistent/r.db", "list"}
+                                            << "/nonexistent/r.db";
+    }
+    void badInputFailsWithOneSentence() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, names);
+        QTemporaryDir dir;
+        QString db = dir.filePath("records.db");
+        if (arguments.first() == "tune")
+            arguments << "--db" << db;
+        Result r = cli(arguments);
+        expectOneSentence(r, names);
+        // Nothing half-written: bad input is rejected before a session is recorded.
+        if (QFile::exists(db))
+            QCOMPARE(RecordStore(db.toStdString()).sessions().size(), std::size_t{0});
+    }
+
+    void malformedAndEmptyDatasets() {
+        QTemporaryDir dir;
+        QFile empty(dir.filePath("empty.json"));
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.close();
+        expectOneSentence(cli({"info", empty.fileName()}), "empty.json");
+        QFile broken(dir.filePath("broken.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"device_name\": \"x\", \"tune_params\": {\"a\": [1, 2,, }");
+        broken.close();
+        expectOneSentence(cli({"info", broken.fileName()}), "broken.json");
+    }
+
+    void unwritableDatabaseLeavesNothingBehind() {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath("not-a-dir"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        // A database path under a regular file cannot be created, even by root.
+        QString db = dir.filePath("not-a-dir/records.db");
+        expectOneSentence(cli({"tune", "--dataset", kPnpoly, "--budget", "5", "--db", db}), db);
+    }
+
+    void constraintsRestrictTheSpace() {
+        QTemporaryDir dir;
+        Result r = cli({"tune", "--dataset", kPnpoly, "--budget", "30", "--constraint", "block_size_x <= 64",
+                        "--constraint", "tile_size == 1 or use_method != 0", "--db", dir.filePath("r.db"), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        RecordStore store(dir.filePath("r.db").toStdString());
+        for (const auto& t : store.trials(store.sessions().at(0).id)) {
+            QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(t.config)).object();
+            QVERIFY(config["block_size_x"].toInt() <= 64);
+            QVERIFY(config["tile_size"].toInt() == 1 || config["use_method"].toInt() != 0);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "TestCli.moc"

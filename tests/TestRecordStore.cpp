@@ -1,0 +1,440 @@
+#include "records/RecordStore.h"
+#include "util/Error.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+
+using namespace ts;
+
+namespace {
+
+// The message of the Error thrown by `action`, or an empty string when it throws none.
+QString errorOf(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const Error& error) {
+        return QString::fromStdString(error.what());
+    }
+    return {};
+}
+
+// A raw connection of our own, as another process (sqlite3 CLI, another tunescope) would open.
+struct RawConnection {
+    explicit RawConnection(const std::filesystem::path& path) {
+        if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK)
+            qFatal("cannot open %s", path.c_str());
+    }
+    ~RawConnection() { sqlite3_close(db); }
+    RawConnection(const RawConnection&) = delete;
+    RawConnection& operator=(const RawConnection&) = delete;
+
+    void exec(const char* sql) {
+        char* message = nullptr;
+        if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK)
+            qFatal("%s failed: %s", sql, message);
+    }
+    QString text(const char* sql) {
+        sqlite3_stmt* statement = nullptr;
+        if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) != SQLITE_OK)
+            qFatal("cannot prepare %s: %s", sql, sqlite3_errmsg(db));
+        QString result;
+        if (sqlite3_step(statement) == SQLITE_ROW)
+            result = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)));
+        sqlite3_finalize(statement);
+        return result;
+    }
+
+    sqlite3* db = nullptr;
+};
+
+SessionRecord sampleSession() {
+    SessionRecord session;
+    session.kernel = "matmul";
+    session.problem = R"({"n":4096})";
+    session.device = "NVIDIA H200 sm_90";
+    session.backend = "replay";
+    session.dataset = "/data/matmul.json.gz";
+    session.strategy = "random_sample";
+    session.options = R"({"fraction":0.1})";
+    session.seed = 0xF00000000000002AULL; // above 2^63: must survive the signed INTEGER column
+    session.spaceMode = "constrained";
+    session.budget = 250;
+    session.parameters = R"(["block","unroll","ratio","layout"])";
+    session.toolVersion = "0.1.0";
+    session.startedAt = 1700000000.25;
+    return session;
+}
+
+const std::vector<std::string> kNames{"block", "unroll", "ratio", "layout"};
+
+Trial sampleTrial(std::int64_t number) {
+    Trial trial;
+    trial.number = number;
+    trial.index = 17 + static_cast<SearchSpace::Index>(number);
+    trial.config = {Value{std::int64_t{16}}, Value{true}, Value{1.5}, Value{std::string("row")}};
+    trial.measurement.status = MeasureStatus::Ok;
+    trial.measurement.samples = {3.0, 1.0, 2.0};
+    trial.measurement.objective = 2.0;
+    trial.measurement.compileMs = 12.5;
+    trial.measurement.log = "built";
+    trial.predicted = 1.75;
+    trial.batch = 3;
+    trial.elapsedS = 4.5;
+    trial.strategyMs = 0.25;
+    trial.finishedAt = 1700000004.75;
+    return trial;
+}
+
+} // namespace
+
+class TestRecordStore : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripsSessionsAndTrials();
+    void secondConnectionSeesEachCommit();
+    void usesWalAndSchemaVersion();
+    void createsParentDirectories();
+    void rejectsNewerSchema();
+    void rejectsGarbageFile();
+    void rejectsForeignDatabase();
+    void rejectsPathBelowRegularFile();
+    void failedCommitLeavesDatabaseIntact();
+    void failedConstraintRollsBack();
+    void endSessionSetsStatusAndTime();
+    void defaultPathHonoursXdgDataHome();
+};
+
+void TestRecordStore::roundTripsSessionsAndTrials() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+
+    const SessionRecord original = sampleSession();
+    Trial ok = sampleTrial(0);
+    Trial failed = sampleTrial(1);
+    failed.index = 0x8000000000000005ULL;
+    failed.config = {Value{std::int64_t{-3}}, Value{false}, Value{0.125}, Value{std::string("col \"x\"")}};
+    failed.measurement.status = MeasureStatus::CompileFailed;
+    failed.measurement.samples.clear();
+    failed.measurement.objective = 0.0;
+    failed.measurement.log = "error: too many registers\nline 2";
+    failed.predicted.reset();
+    failed.batch = 4;
+
+    std::int64_t first = 0;
+    std::int64_t second = 0;
+    {
+        RecordStore store(path);
+        QCOMPARE(store.path(), path);
+        first = store.beginSession(original);
+        SessionRecord other = original;
+        other.kernel = "conv";
+        other.seed = 7;
+        second = store.beginSession(other);
+        QVERIFY(second > first);
+        // Committed out of order: trials() must still come back ordered by number.
+        store.commit(first, failed, kNames);
+        store.commit(first, ok, kNames);
+    }
+
+    // Read through a fresh store so that everything comes from the file.
+    RecordStore store(path);
+    const std::vector<SessionRecord> sessions = store.sessions();
+    QCOMPARE(sessions.size(), std::size_t{2});
+    QCOMPARE(sessions[0].id, first);
+    QCOMPARE(sessions[1].id, second);
+    QCOMPARE(sessions[1].kernel, std::string("conv"));
+    QCOMPARE(sessions[1].seed, std::uint64_t{7});
+
+    const std::optional<SessionRecord> read = store.session(first);
+    QVERIFY(read.has_value());
+    QCOMPARE(read->id, first);
+    QCOMPARE(read->kernel, original.kernel);
+    QCOMPARE(read->problem, original.problem);
+    QCOMPARE(read->device, original.device);
+    QCOMPARE(read->backend, original.backend);
+    QCOMPARE(read->dataset, original.dataset);
+    QCOMPARE(read->strategy, original.strategy);
+    QCOMPARE(read->options, original.options);
+    QCOMPARE(read->seed, std::uint64_t{0xF00000000000002AULL});
+    QCOMPARE(read->spaceMode, original.spaceMode);
+    QCOMPARE(read->budget, original.budget);
+    QCOMPARE(read->parameters, original.parameters);
+    QCOMPARE(read->toolVersion, original.toolVersion);
+    QCOMPARE(read->startedAt, original.startedAt);
+    QVERIFY(!read->endedAt.has_value());
+    QCOMPARE(read->status, std::string("running"));
+    QVERIFY(!store.session(second + 100).has_value());
+
+    const std::vector<StoredTrial> trials = store.trials(first);
+    QCOMPARE(trials.size(), std::size_t{2});
+    QVERIFY(store.trials(second).empty());
+
+    const StoredTrial& a = trials[0];
+    QCOMPARE(a.session, first);
+    QCOMPARE(a.number, std::int64_t{0});
+    QCOMPARE(a.index, std::uint64_t{17});
+    QCOMPARE(a.config, std::string(R"({"block":16,"unroll":true,"ratio":1.5,"layout":"row"})"));
+    QCOMPARE(a.status, std::string(toString(MeasureStatus::Ok)));
+    QCOMPARE(a.objective, 2.0);
+    QCOMPARE(a.samples, (std::vector<double>{3.0, 1.0, 2.0}));
+    QCOMPARE(a.median, 2.0);
+    QCOMPARE(a.min, 1.0);
+    QCOMPARE(a.mean, 2.0);
+    QCOMPARE(a.stdev, 1.0);
+    QCOMPARE(a.cv, 0.5);
+    QVERIFY(a.predicted.has_value());
+    QCOMPARE(*a.predicted, 1.75);
+    QCOMPARE(a.compileMs, 12.5);
+    QCOMPARE(a.log, std::string("built"));
+    QCOMPARE(a.batch, std::int64_t{3});
+    QCOMPARE(a.elapsedS, 4.5);
+    QCOMPARE(a.finishedAt, 1700000004.75);
+
+    const StoredTrial& b = trials[1];
+    QCOMPARE(b.session, first);
+    QCOMPARE(b.number, std::int64_t{1});
+    QCOMPARE(b.index, std::uint64_t{0x8000000000000005ULL});
+    QCOMPARE(b.config, std::string(R"({"block":-3,"unroll":false,"ratio":0.125,"layout":"col \"x\""})"));
+    QCOMPARE(b.status, std::string(toString(MeasureStatus::CompileFailed)));
+    QVERIFY(b.status != a.status);
+    QVERIFY(b.samples.empty());
+    QVERIFY(!b.predicted.has_value());
+    QCOMPARE(b.log, failed.measurement.log);
+    QCOMPARE(b.batch, std::int64_t{4});
+}
+
+void TestRecordStore::secondConnectionSeesEachCommit() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+
+    RecordStore writer(path);
+    const std::int64_t session = writer.beginSession(sampleSession());
+    RecordStore reader(path);
+    QCOMPARE(reader.sessions().size(), std::size_t{1});
+    for (std::int64_t number = 0; number < 3; ++number) {
+        writer.commit(session, sampleTrial(number), kNames);
+        const std::vector<StoredTrial> seen = reader.trials(session);
+        QCOMPARE(seen.size(), static_cast<std::size_t>(number + 1));
+        QCOMPARE(seen.back().number, number);
+        RawConnection raw(path);
+        QCOMPARE(raw.text("SELECT count(*) FROM trials"), QString::number(number + 1));
+    }
+}
+
+void TestRecordStore::usesWalAndSchemaVersion() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    RecordStore store(path);
+
+    RawConnection raw(path);
+    QCOMPARE(raw.text("PRAGMA journal_mode"), QString("wal"));
+    QCOMPARE(raw.text("PRAGMA user_version"), QString::number(RecordStore::kSchemaVersion));
+    QCOMPARE(RecordStore::kSchemaVersion, 1);
+    QCOMPARE(raw.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'trials_by_%'"),
+             QString("2"));
+
+    // foreign_keys is on for the store's connection: a trial of no session is refused.
+    const QString message = errorOf([&] { store.commit(42, sampleTrial(0), kNames); });
+    QVERIFY2(message.contains(QString::fromStdString(path.string())), qPrintable(message));
+    QVERIFY2(message.contains("FOREIGN KEY"), qPrintable(message));
+}
+
+void TestRecordStore::createsParentDirectories() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("a/b/c/records.db").toStdString();
+    {
+        RecordStore store(path);
+        store.beginSession(sampleSession());
+    }
+    QVERIFY(std::filesystem::is_regular_file(path));
+    QCOMPARE(RecordStore(path).sessions().size(), std::size_t{1});
+}
+
+void TestRecordStore::rejectsNewerSchema() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    { RecordStore store(path); }
+    {
+        RawConnection raw(path);
+        raw.exec("PRAGMA user_version=99");
+    }
+    const QString message = errorOf([&] { RecordStore store(path); });
+    QCOMPARE(message, QString::fromStdString(path.string()) +
+                          " was written by a newer Tunescope (schema 99, this build reads up to 1).");
+    // Opening did not touch the version.
+    QCOMPARE(RawConnection(path).text("PRAGMA user_version"), QString("99"));
+}
+
+void TestRecordStore::rejectsGarbageFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const std::size_t size : {std::size_t{20}, std::size_t{8192}}) {
+        const std::filesystem::path path = dir.filePath(QString("garbage%1.db").arg(size)).toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << std::string(size, 'x');
+        }
+        const QString message = errorOf([&] { RecordStore store(path); });
+        QCOMPARE(message, QString::fromStdString(path.string()) +
+                              " is not a Tunescope records database (file is not a database).");
+        QCOMPARE(std::filesystem::file_size(path), size);
+    }
+}
+
+void TestRecordStore::rejectsForeignDatabase() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("other.db").toStdString();
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "CREATE TABLE sessions (x)", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    const QString message = errorOf([&] { RecordStore store(path); });
+    QVERIFY2(
+        message.startsWith(QString::fromStdString(path.string()) + " is not a Tunescope records database"),
+        qPrintable(message));
+    QCOMPARE(RawConnection(path).text("PRAGMA user_version"), QString("0"));
+}
+
+void TestRecordStore::rejectsPathBelowRegularFile() {
+    // A regular file where a directory should be: fails for root too, unlike a chmod 0555 directory.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path file = dir.filePath("somefile").toStdString();
+    std::ofstream(file) << "not a directory";
+    for (const char* relative : {"somefile/records.db", "somefile/sub/records.db"}) {
+        const std::filesystem::path path = dir.filePath(relative).toStdString();
+        const QString message = errorOf([&] { RecordStore store(path); });
+        QVERIFY2(message.startsWith("Cannot create the records database " +
+                                    QString::fromStdString(path.string()) + ": "),
+                 qPrintable(message));
+        QVERIFY2(message.endsWith("."), qPrintable(message));
+    }
+}
+
+void TestRecordStore::failedCommitLeavesDatabaseIntact() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    RecordStore store(path);
+    const std::int64_t session = store.beginSession(sampleSession());
+    store.commit(session, sampleTrial(0), kNames);
+    store.setBusyTimeout(std::chrono::milliseconds(50));
+
+    {
+        // Another process holds the write lock for longer than we wait.
+        RawConnection locker(path);
+        locker.exec("BEGIN EXCLUSIVE");
+        const QString message = errorOf([&] { store.commit(session, sampleTrial(1), kNames); });
+        QVERIFY2(message.contains(QString::fromStdString(path.string())), qPrintable(message));
+        QVERIFY2(message.contains("database is locked"), qPrintable(message));
+        QVERIFY2(message.endsWith(")."), qPrintable(message));
+        const QString endMessage = errorOf([&] { store.endSession(session, "completed"); });
+        QVERIFY2(endMessage.contains(QString::fromStdString(path.string())), qPrintable(endMessage));
+        // Reads go on while another connection writes (WAL).
+        QCOMPARE(store.trials(session).size(), std::size_t{1});
+        locker.exec("ROLLBACK");
+    }
+
+    const std::vector<StoredTrial> trials = store.trials(session);
+    QCOMPARE(trials.size(), std::size_t{1});
+    QCOMPARE(trials[0].number, std::int64_t{0});
+    QCOMPARE(store.session(session)->status, std::string("running"));
+
+    // The store recovers once the lock is gone.
+    store.commit(session, sampleTrial(1), kNames);
+    QCOMPARE(RecordStore(path).trials(session).size(), std::size_t{2});
+}
+
+void TestRecordStore::failedConstraintRollsBack() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    RecordStore store(path);
+    const std::int64_t session = store.beginSession(sampleSession());
+    store.commit(session, sampleTrial(0), kNames);
+
+    Trial duplicate = sampleTrial(0);
+    duplicate.measurement.log = "second";
+    const QString message = errorOf([&] { store.commit(session, duplicate, kNames); });
+    QVERIFY2(message.contains(QString::fromStdString(path.string())), qPrintable(message));
+    QVERIFY2(message.contains("UNIQUE constraint failed"), qPrintable(message));
+
+    // No transaction was left open: another connection can write at once.
+    RecordStore other(path);
+    other.setBusyTimeout(std::chrono::milliseconds(50));
+    other.commit(session, sampleTrial(1), kNames);
+    store.commit(session, sampleTrial(2), kNames);
+    const std::vector<StoredTrial> trials = store.trials(session);
+    QCOMPARE(trials.size(), std::size_t{3});
+    QCOMPARE(trials[0].log, std::string("built"));
+}
+
+void TestRecordStore::endSessionSetsStatusAndTime() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    RecordStore store(path);
+    const std::int64_t first = store.beginSession(sampleSession());
+    const std::int64_t second = store.beginSession(sampleSession());
+
+    const double before =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    store.endSession(first, "cancelled");
+    const double after =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+
+    const std::optional<SessionRecord> ended = RecordStore(path).session(first);
+    QVERIFY(ended.has_value());
+    QCOMPARE(ended->status, std::string("cancelled"));
+    QVERIFY(ended->endedAt.has_value());
+    QVERIFY(*ended->endedAt >= before - 0.001 && *ended->endedAt <= after + 0.001);
+    QCOMPARE(store.session(second)->status, std::string("running"));
+    QVERIFY(!store.session(second)->endedAt.has_value());
+
+    const QString message = errorOf([&] { store.endSession(second + 10, "completed"); });
+    QVERIFY2(message.contains(QString::fromStdString(path.string())), qPrintable(message));
+}
+
+void TestRecordStore::defaultPathHonoursXdgDataHome() {
+    const QByteArray savedXdg = qgetenv("XDG_DATA_HOME");
+    const bool hadXdg = qEnvironmentVariableIsSet("XDG_DATA_HOME");
+    const QByteArray savedHome = qgetenv("HOME");
+    auto restore = qScopeGuard([&] {
+        if (hadXdg)
+            qputenv("XDG_DATA_HOME", savedXdg);
+        else
+            qunsetenv("XDG_DATA_HOME");
+        qputenv("HOME", savedHome);
+    });
+
+    qputenv("HOME", "/home/tester");
+    qputenv("XDG_DATA_HOME", "/xdg/data");
+    QCOMPARE(RecordStore::defaultPath(), std::filesystem::path("/xdg/data/tunescope/records.db"));
+    qputenv("XDG_DATA_HOME", "");
+    QCOMPARE(RecordStore::defaultPath(),
+             std::filesystem::path("/home/tester/.local/share/tunescope/records.db"));
+    qunsetenv("XDG_DATA_HOME");
+    QCOMPARE(RecordStore::defaultPath(),
+             std::filesystem::path("/home/tester/.local/share/tunescope/records.db"));
+}
+
+QTEST_APPLESS_MAIN(TestRecordStore)
+#include "TestRecordStore.moc"

@@ -1,0 +1,274 @@
+#include "SyntheticDataset.h"
+#include "backends/ReplayBackend.h"
+#include "session/TuningSession.h"
+#include "strategies/StrategyRegistry.h"
+
+#include <QtTest>
+#include <set>
+#include <thread>
+
+using namespace ts;
+
+namespace {
+
+// Proposes a fixed script of indices, one batch per call; records what it was told.
+class ScriptedStrategy : public Strategy {
+public:
+    explicit ScriptedStrategy(std::vector<std::vector<SearchSpace::Index>> batches) : m_batches(std::move(batches)) {}
+    std::string name() const override { return "scripted"; }
+    void reset(const StrategyContext&) override { m_next = 0; }
+    std::vector<SearchSpace::Index> propose(std::size_t maxCount) override {
+        maxCounts.push_back(maxCount);
+        if (m_next >= m_batches.size())
+            return {};
+        return m_batches[m_next++];
+    }
+    void observe(std::span<const Trial> trials) override {
+        for (const Trial& t : trials)
+            told.push_back(t.index);
+    }
+    std::vector<SearchSpace::Index> told;
+    std::vector<std::size_t> maxCounts;
+
+private:
+    std::vector<std::vector<SearchSpace::Index>> m_batches;
+    std::size_t m_next = 0;
+};
+
+// Counts callbacks and can act on the session from inside a callback.
+class Recorder : public SessionObserver {
+public:
+    std::function<void(const SessionProgress&)> onProgress;
+    void trialFinished(const Trial& t) override { trials.push_back(t.number); }
+    void bestImproved(const Trial& t) override { improvements.push_back(t.measurement.objective); }
+    void progress(const SessionProgress& p) override {
+        last = p;
+        if (onProgress)
+            onProgress(p);
+    }
+    void finished(SessionStatus s, StopReason r) override {
+        status = s;
+        reason = r;
+        ++finishedCalls;
+    }
+    std::vector<std::int64_t> trials;
+    std::vector<double> improvements;
+    SessionProgress last;
+    SessionStatus status = SessionStatus::Running;
+    StopReason reason = StopReason::None;
+    int finishedCalls = 0;
+};
+
+std::unique_ptr<Strategy> makeStrategy(const std::string& name, const Dataset& d, SpaceMode mode, std::uint64_t seed) {
+    auto s = StrategyRegistry::builtin().create(name);
+    s->reset({&d.space, mode, seed, StrategyRegistry::builtin().options(name, {})});
+    return s;
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void budgetCountsUniqueConfigs() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        ScriptedStrategy strategy({{1, 2, 3}, {2, 3}, {3, 4, 1}, {6, 7, 8, 9}});
+        SessionSettings settings;
+        settings.stop.maxEvaluations = 6;
+        TuningSession session(dataset->space, backend, strategy, settings);
+        Recorder recorder;
+        session.addObserver(&recorder);
+        QCOMPARE(session.run(), StopReason::Budget);
+        std::vector<SearchSpace::Index> measured;
+        for (const Trial& t : session.trials())
+            measured.push_back(t.index);
+        QVERIFY((measured == std::vector<SearchSpace::Index>{1, 2, 3, 4, 6, 7}));
+        // Repeated proposals are told again from the cache, not measured.
+        QCOMPARE(std::count(strategy.told.begin(), strategy.told.end(), SearchSpace::Index(3)), 3);
+        QCOMPARE(recorder.trials.size(), std::size_t{6});
+        QCOMPARE(recorder.finishedCalls, 1);
+        QCOMPARE(recorder.status, SessionStatus::Completed);
+        // The last batch may only ask for what is left of the budget.
+        QCOMPARE(strategy.maxCounts.back(), std::size_t{2});
+    }
+
+    void invalidConfigsCostBudget() {
+        auto dataset = test::syntheticDataset(5);
+        ReplayBackend backend(dataset);
+        ScriptedStrategy strategy({{0, 5, 10, 1}});
+        SessionSettings settings;
+        settings.stop.maxEvaluations = 4;
+        TuningSession session(dataset->space, backend, strategy, settings);
+        Recorder recorder;
+        session.addObserver(&recorder);
+        session.run();
+        QCOMPARE(recorder.last.evaluations, std::int64_t{4});
+        QCOMPARE(recorder.last.invalid, std::int64_t{3});
+        QVERIFY(session.best() != nullptr);
+        QCOMPARE(session.best()->index, SearchSpace::Index(1));
+    }
+
+    void exhaustedWhenStrategyRunsDry() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        auto strategy = makeStrategy("brute_force", *dataset, SpaceMode::Product, 0);
+        SessionSettings settings;
+        settings.mode = SpaceMode::Product;
+        settings.stop.maxEvaluations = 1000;
+        TuningSession session(dataset->space, backend, *strategy, settings);
+        QCOMPARE(session.run(), StopReason::Exhausted);
+        QCOMPARE(session.trials().size(), std::size_t(dataset->space.productSize()));
+        QCOMPARE(session.best()->measurement.objective, *dataset->optimum());
+    }
+
+    void stopsOnTargetAndPatience() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        {
+            auto strategy = makeStrategy("brute_force", *dataset, SpaceMode::Product, 0);
+            SessionSettings settings;
+            settings.batchSize = 1;
+            settings.stop.targetObjective = *dataset->optimum();
+            TuningSession session(dataset->space, backend, *strategy, settings);
+            QCOMPARE(session.run(), StopReason::Target);
+            QCOMPARE(session.trials().back().measurement.objective, *dataset->optimum());
+        }
+        {
+            auto strategy = makeStrategy("brute_force", *dataset, SpaceMode::Product, 0);
+            SessionSettings settings;
+            settings.batchSize = 1;
+            settings.stop.patience = 5;
+            TuningSession session(dataset->space, backend, *strategy, settings);
+            QCOMPARE(session.run(), StopReason::Patience);
+            // Brute force measures indices in order: stop at the first n with n - (last improvement) >= 5.
+            double best = 1e300;
+            std::size_t lastImprovement = 0, expected = 0;
+            for (std::size_t n = 1; n <= dataset->space.productSize(); ++n) {
+                const Measurement& m = dataset->entries.at(n - 1);
+                if (m.status == MeasureStatus::Ok && m.objective < best) {
+                    best = m.objective;
+                    lastImprovement = n;
+                }
+                if (n - lastImprovement >= 5) {
+                    expected = n;
+                    break;
+                }
+            }
+            QVERIFY(expected > 0);
+            QCOMPARE(session.trials().size(), expected);
+        }
+    }
+
+    void bestImprovementsAreMonotonic() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        auto strategy = makeStrategy("random_sample", *dataset, SpaceMode::Product, 7);
+        SessionSettings settings;
+        settings.mode = SpaceMode::Product;
+        settings.stop.maxEvaluations = 30;
+        TuningSession session(dataset->space, backend, *strategy, settings);
+        Recorder recorder;
+        session.addObserver(&recorder);
+        session.run();
+        QVERIFY(!recorder.improvements.empty());
+        for (std::size_t i = 1; i < recorder.improvements.size(); ++i)
+            QVERIFY(recorder.improvements[i] < recorder.improvements[i - 1]);
+        QCOMPARE(recorder.improvements.back(), session.best()->measurement.objective);
+    }
+
+    void cancelFromAnObserver() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        auto strategy = makeStrategy("random_sample", *dataset, SpaceMode::Product, 1);
+        SessionSettings settings;
+        settings.batchSize = 4;
+        settings.stop.maxEvaluations = 50;
+        TuningSession session(dataset->space, backend, *strategy, settings);
+        Recorder recorder;
+        recorder.onProgress = [&](const SessionProgress& p) {
+            if (p.evaluations >= 8)
+                session.cancel();
+        };
+        session.addObserver(&recorder);
+        QCOMPARE(session.run(), StopReason::Cancelled);
+        QCOMPARE(session.trials().size(), std::size_t{8});
+        QCOMPARE(recorder.status, SessionStatus::Cancelled);
+    }
+
+    // Pause holds the loop between batches until resume; cancel releases a paused session.
+    void pauseResumeAndCancelFromAnotherThread() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        auto strategy = makeStrategy("random_sample", *dataset, SpaceMode::Product, 1);
+        SessionSettings settings;
+        settings.batchSize = 2;
+        settings.stop.maxEvaluations = 40;
+        TuningSession session(dataset->space, backend, *strategy, settings);
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::int64_t seen = 0;
+        Recorder recorder;
+        recorder.onProgress = [&](const SessionProgress& p) {
+            if (p.evaluations == 6)
+                session.pause();
+            std::lock_guard lock(mutex);
+            seen = p.evaluations;
+            changed.notify_all();
+        };
+        session.addObserver(&recorder);
+        std::thread runner([&] { session.run(); });
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return seen == 6; });
+        }
+        QVERIFY(session.isPaused());
+        // While paused, no further batch runs: the count stays at 6 until resumed.
+        QCOMPARE(session.trials().size(), std::size_t{6});
+        recorder.onProgress = [&](const SessionProgress& p) {
+            if (p.evaluations == 10)
+                session.pause();
+            std::lock_guard lock(mutex);
+            seen = p.evaluations;
+            changed.notify_all();
+        };
+        session.resume();
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return seen == 10; });
+        }
+        session.cancel();
+        runner.join();
+        QCOMPARE(session.trials().size(), std::size_t{10});
+        QCOMPARE(recorder.reason, StopReason::Cancelled);
+    }
+
+    void preloadedTrialsAreNotMeasuredAgain() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        std::vector<Trial> earlier;
+        {
+            auto strategy = makeStrategy("brute_force", *dataset, SpaceMode::Product, 0);
+            SessionSettings settings;
+            settings.stop.maxEvaluations = 10;
+            TuningSession session(dataset->space, backend, *strategy, settings);
+            session.run();
+            earlier = session.trials();
+        }
+        auto strategy = makeStrategy("brute_force", *dataset, SpaceMode::Product, 0);
+        SessionSettings settings;
+        settings.stop.maxEvaluations = 25;
+        TuningSession session(dataset->space, backend, *strategy, settings);
+        session.preload(earlier);
+        session.run();
+        QCOMPARE(session.trials().size(), std::size_t{25});
+        std::set<SearchSpace::Index> unique;
+        for (const Trial& t : session.trials())
+            unique.insert(t.index);
+        QCOMPARE(unique.size(), std::size_t{25});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSession)
+#include "TestSession.moc"
