@@ -159,6 +159,35 @@ private slots:
         expectOneSentence(cli({"tune", "--dataset", kPnpoly, "--budget", "5", "--db", db}), db);
     }
 
+    // The trace written by compare re-scores, through `score`, to exactly the figures compare reported.
+    void traceRescoresToTheSameFigures() {
+        QTemporaryDir dir;
+        const QString conv = TUNESCOPE_RESOURCES "/datasets/convolution_milo_A100.json.gz";
+        Result r = cli({"compare", "--dataset", kPnpoly, "--dataset", conv, "--strategies",
+                        "random_sample,brute_force", "--repeats", "4", "--budgets", "10,60", "--trace",
+                        dir.filePath("trace.jsonl"), "--json", dir.filePath("compare.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        Result s = cli({"score", "--dataset", kPnpoly, "--dataset", conv, "--trace", dir.filePath("trace.jsonl"),
+                        "--budgets", "10,60", "--json", dir.filePath("score.json")});
+        QVERIFY2(s.exitCode == 0, qPrintable(s.err));
+        auto load = [&](const QString& name) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::ReadOnly);
+            return QJsonDocument::fromJson(f.readAll()).object();
+        };
+        QJsonObject compared = load("compare.json"), scored = load("score.json");
+        QVERIFY(!compared["strategies"].toObject().isEmpty());
+        QCOMPARE(scored["strategies"], compared["strategies"]);
+        QCOMPARE(scored["datasets"].toArray().at(1).toObject()["fraction"],
+                 compared["datasets"].toArray().at(1).toObject()["fraction"]);
+        // Each trace line lists the evaluated configs as cache keys.
+        QFile trace(dir.filePath("trace.jsonl"));
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        QJsonObject first = QJsonDocument::fromJson(trace.readLine()).object();
+        QCOMPARE(first["configs"].toArray().size(), 60);
+        QCOMPARE(first["configs"].toArray().at(0).toString().count(','), 3);
+    }
+
     void constraintsRestrictTheSpace() {
         QTemporaryDir dir;
         Result r = cli({"tune", "--dataset", kPnpoly, "--budget", "30", "--constraint", "block_size_x <= 64",

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -23,6 +24,36 @@ std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>
         result[item.substr(0, eq)] = item.substr(eq + 1);
     }
     return result;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ','))
+        if (!item.empty())
+            items.push_back(item);
+    return items;
+}
+
+std::vector<std::int64_t> parseBudgets(const std::string& text) {
+    std::vector<std::int64_t> budgets;
+    for (const std::string& item : splitList(text)) {
+        std::int64_t value = 0;
+        try {
+            std::size_t used = 0;
+            value = std::stoll(item, &used);
+            if (used != item.size())
+                value = 0;
+        } catch (const std::exception&) {
+        }
+        if (value <= 0)
+            throw Error(fmt::format("--budgets item \"{}\" is not a positive number of evaluations.", item));
+        budgets.push_back(value);
+    }
+    if (budgets.empty())
+        throw Error("--budgets is empty.");
+    return budgets;
 }
 
 SpaceMode parseSpaceMode(const std::string& text) {

@@ -3,6 +3,7 @@
 #include "records/Dataset.h"
 #include "space/SpaceMode.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,6 +15,11 @@ std::shared_ptr<const Dataset> loadDataset(const std::string& path);
 
 // "k=v" pairs into a map; throws Error naming the malformed item.
 std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items, const std::string& flag);
+
+// Comma-separated items, empty ones dropped.
+std::vector<std::string> splitList(const std::string& text);
+// Comma-separated positive evaluation budgets; throws Error naming a bad item.
+std::vector<std::int64_t> parseBudgets(const std::string& text);
 
 SpaceMode parseSpaceMode(const std::string& text);
 

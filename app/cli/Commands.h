@@ -10,5 +10,6 @@ void addStrategiesCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
 void addRecordsCommand(CLI::App& app);
+void addScoreCommand(CLI::App& app);
 
 } // namespace ts::cli

@@ -1,4 +1,5 @@
 #include "CliSupport.h"
+#include "CompareReport.h"
 #include "Commands.h"
 
 #include "analysis/Comparison.h"
@@ -25,36 +26,6 @@ struct CompareOptions {
     std::string json;
     unsigned threads = 0;
 };
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    std::string item;
-    while (std::getline(stream, item, ','))
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
-
-std::vector<std::int64_t> parseBudgets(const std::string& text) {
-    std::vector<std::int64_t> budgets;
-    for (const std::string& item : splitList(text)) {
-        std::int64_t value = 0;
-        try {
-            std::size_t used = 0;
-            value = std::stoll(item, &used);
-            if (used != item.size())
-                value = 0;
-        } catch (const std::exception&) {
-        }
-        if (value <= 0)
-            throw Error(fmt::format("--budgets item \"{}\" is not a positive number of evaluations.", item));
-        budgets.push_back(value);
-    }
-    if (budgets.empty())
-        throw Error("--budgets is empty.");
-    return budgets;
-}
 
 std::map<std::string, std::map<std::string, std::string>> parseStrategyOptions(const std::vector<std::string>& items) {
     std::map<std::string, std::map<std::string, std::string>> result;
@@ -84,56 +55,6 @@ void writeTrace(const std::string& path, const CompareResult& result,
     }
     if (!out)
         throw Error(fmt::format("Writing the trace file {} failed (disk full?).", path));
-}
-
-nlohmann::json toJson(const CompareResult& result, const CompareSettings& settings,
-                      const std::vector<std::shared_ptr<const Dataset>>& datasets) {
-    nlohmann::json out;
-    out["budgets"] = settings.budgets;
-    out["repeats"] = settings.repeats;
-    out["space"] = toString(settings.mode);
-    out["seconds"] = result.seconds;
-    for (std::size_t d = 0; d < datasets.size(); ++d) {
-        nlohmann::json entry{{"file", datasets[d]->path.string()},
-                             {"device", datasets[d]->deviceName},
-                             {"kernel", datasets[d]->kernelName},
-                             {"random_expectation", result.randomExpectation[d]}};
-        for (const auto& [strategy, perDataset] : result.fraction)
-            entry["fraction"][strategy] = perDataset[d];
-        out["datasets"].push_back(entry);
-    }
-    for (const auto& [strategy, mean] : result.meanFraction)
-        out["strategies"][strategy] = {{"mean_fraction", mean}, {"score", result.score.at(strategy)}};
-    return out;
-}
-
-void printTable(const CompareResult& result, const CompareSettings& settings,
-                const std::vector<std::shared_ptr<const Dataset>>& datasets) {
-    auto header = [&](const std::string& title) {
-        fmt::print("\n{:<28}", title);
-        for (std::int64_t b : settings.budgets)
-            fmt::print("{:>8}", b);
-        fmt::print("\n");
-    };
-    auto row = [&](const std::string& name, const std::vector<double>& values, const std::string& tail) {
-        fmt::print("{:<28}", name);
-        for (double v : values)
-            fmt::print("{:>8.3f}", v);
-        fmt::print("{}\n", tail);
-    };
-    for (std::size_t d = 0; d < datasets.size(); ++d) {
-        header(fmt::format("{} / {}", datasets[d]->kernelName, datasets[d]->deviceName));
-        for (const auto& [strategy, perDataset] : result.fraction)
-            row(strategy, perDataset[d], "");
-        row("(random, exact expectation)", result.randomExpectation[d], "");
-    }
-    header(fmt::format("mean over {} dataset(s)", datasets.size()));
-    for (const auto& [strategy, mean] : result.meanFraction)
-        row(strategy, mean, fmt::format("   score {:+.3f}", result.score.at(strategy)));
-    fmt::print("\nfraction of optimum at each budget (mean of {} seeds), {} mode; score: methodology score "
-               "vs random sampling (0 = random, 1 = optimum at once)\n",
-               settings.repeats, toString(settings.mode));
-    fmt::print("{} runs in {:.2f} s\n", result.runs.size(), result.seconds);
 }
 
 void runCompare(const CompareOptions& o) {

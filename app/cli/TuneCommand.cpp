@@ -4,6 +4,7 @@
 #include "backends/ReplayBackend.h"
 #include "records/DatasetRestriction.h"
 #include "records/RecordStore.h"
+#include "session/ModelQualityTracker.h"
 #include "session/RecordWriter.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
@@ -43,21 +44,27 @@ struct TuneOptions {
 // Prints progress on stderr and turns Ctrl-C into a cancel between batches.
 class ProgressPrinter : public SessionObserver {
 public:
-    explicit ProgressPrinter(TuningSession& session) : m_session(session) {}
+    ProgressPrinter(TuningSession& session, const ModelQualityTracker& quality)
+        : m_session(session), m_quality(quality) {}
     void progress(const SessionProgress& p) override {
         if (g_interrupted)
             m_session.cancel();
         std::string budget = p.budget ? fmt::format("/{}", *p.budget) : "";
         std::string best = p.best ? fmt::format("{:.6g} ms", *p.best) : "none yet";
         std::string eta = p.etaS ? fmt::format(", eta {:.1f} s", *p.etaS) : "";
-        m_line.update(fmt::format("[{}{}] best {}, {} invalid, {:.1f} s{}", p.evaluations, budget, best, p.invalid,
-                                  p.elapsedS, eta),
+        std::string model;
+        if (!m_quality.points().empty())
+            model = fmt::format(", model spearman {:.2f} top-k {:.2f}", m_quality.points().back().spearman,
+                                m_quality.points().back().topKRecall);
+        m_line.update(fmt::format("[{}{}] best {}, {} invalid, {:.1f} s{}{}", p.evaluations, budget, best, p.invalid,
+                                  p.elapsedS, eta, model),
                       p.budget && p.evaluations >= *p.budget);
     }
     void finished(SessionStatus, StopReason) override { m_line.finish(); }
 
 private:
     TuningSession& m_session;
+    const ModelQualityTracker& m_quality;
     ProgressLine m_line;
 };
 
@@ -95,7 +102,7 @@ SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, cons
 }
 
 void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSession& session, std::int64_t sessionId,
-                 StopReason reason, const std::string& strategy) {
+                 StopReason reason, const std::string& strategy, const ModelQualityTracker& quality) {
     const Trial* best = session.best();
     auto optimum = dataset.optimum();
     std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation, new best)
@@ -119,6 +126,13 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
         for (auto [evaluation, value] : convergence)
             curve.push_back({{"evaluation", evaluation}, {"best_ms", value}});
         out["convergence"] = curve;
+        nlohmann::json model = nlohmann::json::array();
+        for (const auto& point : quality.points())
+            model.push_back({{"evaluations", point.evaluations},
+                             {"predicted_trials", point.predicted},
+                             {"spearman", point.spearman},
+                             {"top_k_recall", point.topKRecall}});
+        out["model_quality"] = model;
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -133,6 +147,12 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
     if (optimum)
         fmt::print("fraction of the dataset's optimum ({:.6g} ms): {:.4f}\n", *optimum,
                    *optimum / best->measurement.objective);
+    if (!quality.points().empty()) {
+        fmt::print("cost model on configs it had not seen (evaluations: spearman / top-k recall):");
+        for (const auto& point : quality.points())
+            fmt::print(" {}:{:.2f}/{:.2f}", point.evaluations, point.spearman, point.topKRecall);
+        fmt::print("\n");
+    }
     fmt::print("convergence (evaluation: best ms):");
     for (auto [evaluation, value] : convergence)
         fmt::print(" {}:{:.5g}", evaluation, value);
@@ -168,8 +188,10 @@ void runTune(const TuneOptions& o) {
     for (const Parameter& p : dataset->space.parameters())
         names.push_back(p.name);
     RecordWriter writer(store, sessionId, names);
-    ProgressPrinter printer(session);
+    ModelQualityTracker quality;
+    ProgressPrinter printer(session, quality);
     session.addObserver(&writer);
+    session.addObserver(&quality);
     session.addObserver(&printer);
     g_interrupted = false;
     auto previous = std::signal(SIGINT, onInterrupt);
@@ -186,7 +208,7 @@ void runTune(const TuneOptions& o) {
         throw;
     }
     std::signal(SIGINT, previous);
-    printResult(o, *dataset, session, sessionId, reason, strategyName);
+    printResult(o, *dataset, session, sessionId, reason, strategyName, quality);
 }
 
 } // namespace

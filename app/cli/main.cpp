@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     ts::cli::addStrategiesCommand(app);
     ts::cli::addTuneCommand(app);
     ts::cli::addCompareCommand(app);
+    ts::cli::addScoreCommand(app);
     ts::cli::addRecordsCommand(app);
     try {
         app.parse(argc, argv);

@@ -11,6 +11,7 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 namespace ts {
 
@@ -150,25 +151,35 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
     if (failure)
         std::rethrow_exception(failure);
 
-    CompareResult result;
+    std::vector<CompareRun> finished;
     for (auto& run : runs)
         if (run)
-            result.runs.push_back(std::move(*run));
-    const auto& budgets = m_settings.budgets;
-    for (std::size_t d = 0; d < m_datasets.size(); ++d) {
-        const Dataset& dataset = *m_datasets[d];
-        RandomBaseline baseline(dataset.space.domainSize(m_settings.mode), okObjectives(dataset));
+            finished.push_back(std::move(*run));
+    CompareResult result = score(m_datasets, m_settings, std::move(finished));
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>>& datasets,
+                                const CompareSettings& settings, std::vector<CompareRun> runs) {
+    CompareResult result;
+    result.runs = std::move(runs);
+    std::vector<std::int64_t> budgets = settings.budgets;
+    std::sort(budgets.begin(), budgets.end());
+    for (std::size_t d = 0; d < datasets.size(); ++d) {
+        const Dataset& dataset = *datasets[d];
+        RandomBaseline baseline(dataset.space.domainSize(settings.mode), okObjectives(dataset));
         std::vector<double> expected;
         for (std::int64_t b : budgets)
             expected.push_back(baseline.expectedFraction(b));
         result.randomExpectation.push_back(expected);
     }
-    for (const std::string& strategy : m_settings.strategies) {
-        std::vector<std::vector<double>> perDataset(m_datasets.size(), std::vector<double>(budgets.size(), 0.0));
+    for (const std::string& strategy : settings.strategies) {
+        std::vector<std::vector<double>> perDataset(datasets.size(), std::vector<double>(budgets.size(), 0.0));
         std::vector<double> mean(budgets.size(), 0.0);
-        double score = 0.0;
-        for (std::size_t d = 0; d < m_datasets.size(); ++d) {
-            double optimum = m_datasets[d]->optimum().value_or(0.0);
+        double total = 0.0;
+        for (std::size_t d = 0; d < datasets.size(); ++d) {
+            double optimum = datasets[d]->optimum().value_or(0.0);
             std::vector<const CompareRun*> mine;
             for (const CompareRun& run : result.runs)
                 if (run.strategy == strategy && run.dataset == d)
@@ -178,17 +189,34 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
                 for (const CompareRun* run : mine)
                     sum += fractionAt(*run, optimum, budgets[b]);
                 perDataset[d][b] = mine.empty() ? 0.0 : sum / static_cast<double>(mine.size());
-                mean[b] += perDataset[d][b] / static_cast<double>(m_datasets.size());
+                mean[b] += perDataset[d][b] / static_cast<double>(datasets.size());
             }
-            score += methodologyScore(*m_datasets[d], m_settings.mode, mine, budgets.empty() ? 0 : budgets.back()) /
-                     static_cast<double>(m_datasets.size());
+            total += methodologyScore(*datasets[d], settings.mode, mine, budgets.empty() ? 0 : budgets.back()) /
+                     static_cast<double>(datasets.size());
         }
         result.fraction[strategy] = std::move(perDataset);
         result.meanFraction[strategy] = std::move(mean);
-        result.score[strategy] = score;
+        result.score[strategy] = total;
     }
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
+}
+
+CompareRun Comparison::replay(const Dataset& dataset, std::vector<SearchSpace::Index> configs, std::int64_t budget) {
+    CompareRun run;
+    std::unordered_set<SearchSpace::Index> seen;
+    double best = kNothingFound;
+    for (SearchSpace::Index index : configs) {
+        if (static_cast<std::int64_t>(run.configs.size()) >= budget)
+            break;
+        if (!seen.insert(index).second)
+            continue;
+        run.configs.push_back(index);
+        auto entry = dataset.entries.find(index);
+        if (entry != dataset.entries.end() && entry->second.status == MeasureStatus::Ok)
+            best = std::min(best, entry->second.objective);
+        run.bestSoFar.push_back(best);
+    }
+    return run;
 }
 
 } // namespace ts

@@ -19,7 +19,7 @@ struct CompareSettings {
     int repeats = 10;
     std::uint64_t seed = 0;   // run r uses seed + r
     SpaceMode mode = SpaceMode::Product;
-    std::size_t batchSize = 16;
+    std::size_t batchSize = 8; // as `tune`: most configs asked of a strategy at once
     unsigned threads = 0;     // 0: one per hardware thread
 };
 
@@ -66,6 +66,14 @@ public:
                                    std::int64_t horizon);
 
     static double fractionAt(const CompareRun& run, double optimum, std::int64_t budget);
+
+    // Scores finished runs (from run() or re-read from a trace) with the settings' strategies and budgets.
+    static CompareResult score(const std::vector<std::shared_ptr<const Dataset>>& datasets,
+                               const CompareSettings& settings, std::vector<CompareRun> runs);
+
+    // The best-so-far curve of configs evaluated in this order on the dataset: duplicates are skipped and
+    // only the first `budget` unique configs count.
+    static CompareRun replay(const Dataset& dataset, std::vector<SearchSpace::Index> configs, std::int64_t budget);
 
 private:
     CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed) const;

@@ -109,6 +109,7 @@ void TuningSession::measureBatch(const std::vector<SearchSpace::Index>& batch, s
         trial.index = batch[i];
         trial.config = std::move(configs[i]);
         trial.measurement = i < measurements.size() ? std::move(measurements[i]) : Measurement{};
+        trial.predicted = m_strategy.prediction(batch[i]);
         trial.batch = batchNumber;
         trial.elapsedS = elapsed();
         trial.strategyMs = strategyMs / static_cast<double>(batch.size());

@@ -3,6 +3,7 @@
 #include "session/Trial.h"
 #include "strategies/StrategyContext.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +23,12 @@ public:
     virtual void reset(const StrategyContext& context) = 0;
     virtual std::vector<SearchSpace::Index> propose(std::size_t maxCount) = 0;
     virtual void observe(std::span<const Trial> trials) = 0;
+    // The cost model's prediction (ms, or an order-only score) for a config this strategy just proposed,
+    // made before it was measured; nullopt for strategies without a model.
+    virtual std::optional<double> prediction(SearchSpace::Index index) const {
+        (void)index;
+        return std::nullopt;
+    }
 };
 
 } // namespace ts

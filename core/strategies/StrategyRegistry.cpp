@@ -1,7 +1,9 @@
 #include "strategies/StrategyRegistry.h"
 
 #include "strategies/BruteForce.h"
+#include "strategies/ModelGuidedSearch.h"
 #include "strategies/RandomSample.h"
+#include "strategies/Tpe.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -16,7 +18,15 @@ const StrategyRegistry& StrategyRegistry::builtin() {
                [] { return std::make_unique<RandomSample>(); }});
         r.add({"brute_force", "Every config of the space in index order.", {},
                [] { return std::make_unique<BruteForce>(); }});
-        r.setDefault("random_sample");
+        r.add({"xgb",
+               "Model-guided search: XGBoost validity classifier and regressor ensemble, candidates ranked by "
+               "P(valid) x expected improvement.",
+               ModelGuidedSearch::optionTable(), [] { return std::make_unique<ModelGuidedSearch>(); }});
+        r.add({"tpe",
+               "Tree-structured Parzen estimator (Optuna-style TPE): models good vs bad configs and proposes by "
+               "the ratio l(x)/g(x).",
+               Tpe::optionTable(), [] { return std::make_unique<Tpe>(); }});
+        r.setDefault("xgb");
         return r;
     }();
     return registry;

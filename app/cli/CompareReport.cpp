@@ -1,0 +1,57 @@
+#include "CompareReport.h"
+
+#include <fmt/format.h>
+
+namespace ts::cli {
+
+nlohmann::json toJson(const CompareResult& result, const CompareSettings& settings,
+                      const std::vector<std::shared_ptr<const Dataset>>& datasets) {
+    nlohmann::json out;
+    out["budgets"] = settings.budgets;
+    out["repeats"] = settings.repeats;
+    out["space"] = toString(settings.mode);
+    out["seconds"] = result.seconds;
+    for (std::size_t d = 0; d < datasets.size(); ++d) {
+        nlohmann::json entry{{"file", datasets[d]->path.string()},
+                             {"device", datasets[d]->deviceName},
+                             {"kernel", datasets[d]->kernelName},
+                             {"random_expectation", result.randomExpectation[d]}};
+        for (const auto& [strategy, perDataset] : result.fraction)
+            entry["fraction"][strategy] = perDataset[d];
+        out["datasets"].push_back(entry);
+    }
+    for (const auto& [strategy, mean] : result.meanFraction)
+        out["strategies"][strategy] = {{"mean_fraction", mean}, {"score", result.score.at(strategy)}};
+    return out;
+}
+
+void printTable(const CompareResult& result, const CompareSettings& settings,
+                const std::vector<std::shared_ptr<const Dataset>>& datasets) {
+    auto header = [&](const std::string& title) {
+        fmt::print("\n{:<28}", title);
+        for (std::int64_t b : settings.budgets)
+            fmt::print("{:>8}", b);
+        fmt::print("\n");
+    };
+    auto row = [&](const std::string& name, const std::vector<double>& values, const std::string& tail) {
+        fmt::print("{:<28}", name);
+        for (double v : values)
+            fmt::print("{:>8.3f}", v);
+        fmt::print("{}\n", tail);
+    };
+    for (std::size_t d = 0; d < datasets.size(); ++d) {
+        header(fmt::format("{} / {}", datasets[d]->kernelName, datasets[d]->deviceName));
+        for (const auto& [strategy, perDataset] : result.fraction)
+            row(strategy, perDataset[d], "");
+        row("(random, exact expectation)", result.randomExpectation[d], "");
+    }
+    header(fmt::format("mean over {} dataset(s)", datasets.size()));
+    for (const auto& [strategy, mean] : result.meanFraction)
+        row(strategy, mean, fmt::format("   score {:+.3f}", result.score.at(strategy)));
+    fmt::print("\nfraction of optimum at each budget (mean of {} seeds), {} mode; score: methodology score "
+               "vs random sampling (0 = random, 1 = optimum at once)\n",
+               settings.repeats, toString(settings.mode));
+    fmt::print("{} runs in {:.2f} s\n", result.runs.size(), result.seconds);
+}
+
+} // namespace ts::cli

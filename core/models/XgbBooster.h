@@ -1,0 +1,40 @@
+#pragma once
+
+#include "models/XgbMatrix.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// RAII owner of an XGBoost booster. Not thread-safe: train and predict on one booster from one thread at a
+// time; give other threads a copy made through save()/load().
+class XgbBooster {
+public:
+    // A booster with its cache on the training matrix (may be null for a booster that is only loaded).
+    explicit XgbBooster(const XgbMatrix* training = nullptr);
+    ~XgbBooster();
+    XgbBooster(const XgbBooster&) = delete;
+    XgbBooster& operator=(const XgbBooster&) = delete;
+
+    void setParameters(const std::map<std::string, std::string>& parameters);
+    void updateOneIteration(int iteration, const XgbMatrix& training);
+    // The value of the first metric on `data` after `iteration` (parsed from XGBoost's evaluation line).
+    double evaluate(int iteration, const XgbMatrix& data);
+    // Predictions (transformed: probabilities for logistic objectives) for every row of data, using the
+    // first `rounds` boosting rounds (0 = all).
+    std::vector<float> predict(const XgbMatrix& data, int rounds = 0) const;
+    int boostedRounds() const;
+
+    // The model as UBJSON bytes, and back; predictions of a loaded copy equal the original's.
+    std::vector<char> save() const;
+    // The first `rounds` boosting rounds only, as UBJSON bytes.
+    std::vector<char> saveFirst(int rounds) const;
+    void load(const std::vector<char>& bytes);
+
+private:
+    void* m_handle = nullptr;
+};
+
+} // namespace ts

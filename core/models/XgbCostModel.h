@@ -1,0 +1,35 @@
+#pragma once
+
+#include "models/CostModel.h"
+#include "models/FeatureEncoder.h"
+#include "models/XgbModel.h"
+
+namespace ts {
+
+// XGBoost cost model on generic features (FeatureEncoder). Trained on the Ok trials: with
+// reg:squarederror it regresses log time and predicts milliseconds; with rank:pairwise it learns the order
+// only and predict() returns -score (lower = predicted faster).
+class XgbCostModel : public CostModel {
+public:
+    // The space must outlive the model.
+    explicit XgbCostModel(const SearchSpace& space, XgbSettings settings = {});
+
+    std::string name() const override { return "xgb"; }
+    void update(std::span<const Trial> trials) override;
+    bool isTrained() const override { return m_model.isTrained(); }
+    std::vector<double> predict(std::span<const SearchSpace::Index> configs) const override;
+    std::vector<char> save() const override { return m_model.save(); }
+    void load(const std::vector<char>& bytes) override { m_model.load(bytes); }
+
+    // Predictions in the model's own unit (log ms, or the ranking score negated) for prepared features.
+    std::vector<double> predictLog(const XgbMatrix& features) const;
+    const FeatureEncoder& encoder() const { return m_encoder; }
+    bool isRanking() const { return m_model.settings().objective.rfind("rank:", 0) == 0; }
+
+private:
+    const SearchSpace* m_space;
+    FeatureEncoder m_encoder;
+    XgbModel m_model;
+};
+
+} // namespace ts

@@ -1,0 +1,264 @@
+#include "strategies/ModelGuidedSearch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ts {
+
+namespace {
+
+double normalPdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI); }
+double normalCdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+constexpr double kStageOneSpread = 0.15; // log-time spread assumed before the ensemble is consulted
+constexpr std::size_t kShortlistMin = 1024;
+constexpr std::size_t kShortlistPerSlot = 32;
+constexpr std::size_t kStartupChoices = 16;    // random candidates per start-up draw
+constexpr std::size_t kCarried = 256;             // shortlist entries kept as candidates for the next batch
+constexpr std::size_t kNeighbourhoodsPerBatch = 10; // best configs whose neighbours join the pool
+
+// Expected improvement of a normal N(mean, sd) below `best` (all in log time).
+double expectedImprovement(double mean, double sd, double best) {
+    double z = (best - mean) / sd;
+    return (best - mean) * normalCdf(z) + sd * normalPdf(z);
+}
+
+} // namespace
+
+std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
+    return {
+        {"startup_valid", OptionType::Integer, "3", "Random configs are drawn until this many measured Ok"},
+        {"startup_min", OptionType::Integer, "5", "... and at least this many were evaluated"},
+        {"batch_max", OptionType::Integer, "8", "Largest batch"},
+        {"batch_growth", OptionType::Integer, "16", "Observations per batch slot: batches grow as observations / this"},
+        {"min_spread", OptionType::Real, "0.01", "Smallest log-time spread assumed by expected improvement"},
+        {"ensemble", OptionType::Integer, "3", "Regressors whose spread gives the uncertainty"},
+        {"epsilon", OptionType::Real, "0.05", "Chance that a batch slot is a random config instead"},
+        {"rounds", OptionType::Integer, "40", "Most boosting rounds per model (early stopping on a held-out slice)"},
+        {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
+        {"pool", OptionType::Integer, "16384",
+         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"},
+        {"threads", OptionType::Integer, "1", "XGBoost threads"},
+    };
+}
+
+void ModelGuidedSearch::onReset() {
+    XgbSettings settings;
+    settings.rounds = static_cast<int>(options().integer("rounds"));
+    settings.maxDepth = static_cast<int>(options().integer("max_depth"));
+    settings.threads = static_cast<int>(options().integer("threads"));
+    m_threads = settings.threads;
+    settings.seed = rng()();
+    m_validity = std::make_unique<XgbValidityModel>(space(), settings);
+    m_ensemble.clear();
+    auto members = std::max<std::int64_t>(1, options().integer("ensemble"));
+    for (std::int64_t k = 0; k < members; ++k) {
+        XgbSettings member = settings;
+        member.seed = rng()();
+        if (members > 1) {
+            member.subsample = 0.8;
+            member.columnSample = 0.8;
+        }
+        m_ensemble.push_back(std::make_unique<XgbCostModel>(space(), member));
+    }
+    m_domainFeatures.reset();
+    m_domain.clear();
+    m_carried.clear();
+    m_okCount = 0;
+    m_stale = true;
+    m_predictions.clear();
+}
+
+void ModelGuidedSearch::onObserve(std::span<const Trial> trials) {
+    for (const Trial& trial : trials)
+        m_okCount += trial.measurement.status == MeasureStatus::Ok;
+    m_stale = true;
+}
+
+bool ModelGuidedSearch::inStartup() const {
+    return m_okCount < static_cast<std::size_t>(std::max<std::int64_t>(2, options().integer("startup_valid"))) ||
+           observed().size() < static_cast<std::size_t>(options().integer("startup_min"));
+}
+
+std::optional<double> ModelGuidedSearch::prediction(SearchSpace::Index index) const {
+    auto it = m_predictions.find(index);
+    return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+void ModelGuidedSearch::retrain() {
+    if (!m_stale)
+        return;
+    m_validity->update(observed());
+    for (auto& member : m_ensemble)
+        member->update(observed());
+    m_stale = false;
+}
+
+ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
+    const FeatureEncoder& encoder = m_ensemble.front()->encoder();
+    const auto poolSize = static_cast<SearchSpace::Index>(options().integer("pool"));
+    if (domainSize() <= poolSize) {
+        if (!m_domainFeatures) {
+            m_domain.resize(domainSize());
+            for (SearchSpace::Index i = 0; i < domainSize(); ++i)
+                m_domain[i] = space().domainAt(mode(), i);
+            std::vector<float> rows = encoder.encode(space(), m_domain);
+            m_domainFeatures = std::make_unique<XgbMatrix>(rows, m_domain.size(), encoder.width(), m_threads);
+        }
+        return {m_domain, nullptr};
+    }
+    // Larger domains: a fresh random pool, the previous shortlist and the Hamming neighbours of the best
+    // observed configs, so good regions found earlier stay in view.
+    std::vector<SearchSpace::Index> pool = m_carried;
+    std::uniform_int_distribution<SearchSpace::Index> pickPosition(0, domainSize() - 1);
+    for (SearchSpace::Index i = 0; i < poolSize; ++i) {
+        SearchSpace::Index index = space().domainAt(mode(), pickPosition(rng()));
+        if (!isProposed(index))
+            pool.push_back(index);
+    }
+    std::vector<const Trial*> ok;
+    for (const Trial& trial : observed())
+        if (trial.measurement.status == MeasureStatus::Ok)
+            ok.push_back(&trial);
+    std::sort(ok.begin(), ok.end(), [](const Trial* a, const Trial* b) {
+        return a->measurement.objective != b->measurement.objective ? a->measurement.objective < b->measurement.objective
+                                                                     : a->index < b->index;
+    });
+    for (std::size_t i = 0; i < std::min<std::size_t>(ok.size(), kNeighbourhoodsPerBatch); ++i)
+        for (SearchSpace::Index n : space().neighbours(ok[i]->index, Neighbourhood::Hamming, mode()))
+            if (!isProposed(n))
+                pool.push_back(n);
+    std::sort(pool.begin(), pool.end());
+    pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+    std::vector<float> rows = encoder.encode(space(), pool);
+    auto features = std::make_unique<XgbMatrix>(rows, pool.size(), encoder.width(), m_threads);
+    return {std::move(pool), std::move(features)};
+}
+
+ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool, std::size_t size) const {
+    const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
+    const double bestLog = std::log(best()->measurement.objective);
+    // Stage one scores every candidate with the validity model and one regressor and a fixed spread.
+    std::vector<double> pValid = m_validity->predict(features);
+    std::vector<double> mean = m_ensemble.front()->predictLog(features);
+    std::vector<std::size_t> order;
+    std::vector<double> score(pool.indices.size());
+    for (std::size_t i = 0; i < pool.indices.size(); ++i) {
+        if (isProposed(pool.indices[i]))
+            continue;
+        score[i] = pValid[i] * expectedImprovement(mean[i], kStageOneSpread, bestLog);
+        order.push_back(i);
+    }
+    size = std::min(size, order.size());
+    std::partial_sort(order.begin(), order.begin() + size, order.end(), [&](std::size_t a, std::size_t b) {
+        return score[a] != score[b] ? score[a] > score[b] : pool.indices[a] < pool.indices[b];
+    });
+    order.resize(size);
+    Shortlist list;
+    for (std::size_t i : order) {
+        list.indices.push_back(pool.indices[i]);
+        list.pValid.push_back(pValid[i]);
+        list.meanLog.push_back(mean[i]);
+    }
+    // Stage two: the whole ensemble on the shortlist gives a mean and a spread.
+    std::vector<double> squares(size);
+    for (std::size_t i = 0; i < size; ++i)
+        squares[i] = list.meanLog[i] * list.meanLog[i];
+    if (m_ensemble.size() > 1 && size > 0) {
+        const FeatureEncoder& encoder = m_ensemble.front()->encoder();
+        std::vector<float> rows = encoder.encode(space(), list.indices);
+        XgbMatrix shortFeatures(rows, size, encoder.width(), m_threads);
+        for (std::size_t k = 1; k < m_ensemble.size(); ++k) {
+            std::vector<double> prediction = m_ensemble[k]->predictLog(shortFeatures);
+            for (std::size_t i = 0; i < size; ++i) {
+                list.meanLog[i] += prediction[i];
+                squares[i] += prediction[i] * prediction[i];
+            }
+        }
+    }
+    const double members = static_cast<double>(m_ensemble.size());
+    const double floor = options().real("min_spread");
+    list.score.resize(size);
+    for (std::size_t i = 0; i < size; ++i) {
+        double m = list.meanLog[i] / members;
+        double variance = std::max(0.0, squares[i] / members - m * m);
+        // A floor on the spread keeps a little exploration where the ensemble agrees.
+        double sd = std::sqrt(variance + floor * floor);
+        list.meanLog[i] = m;
+        list.score[i] = list.pValid[i] * expectedImprovement(m, sd, bestLog);
+    }
+    return list;
+}
+
+std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, std::size_t count) {
+    std::vector<std::size_t> order(list.indices.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return list.score[a] > list.score[b]; });
+    std::bernoulli_distribution explore(options().real("epsilon"));
+    std::vector<SearchSpace::Index> batch;
+    for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot) {
+        if (explore(rng())) {
+            auto random = drawUnproposed(1);
+            batch.insert(batch.end(), random.begin(), random.end());
+            continue;
+        }
+        SearchSpace::Index index = list.indices[order[slot]];
+        if (!markProposed(index))
+            continue;
+        m_predictions[index] = std::exp(list.meanLog[order[slot]]);
+        batch.push_back(index);
+    }
+    return batch;
+}
+
+std::vector<SearchSpace::Index> ModelGuidedSearch::startupDraws(std::size_t count) {
+    // Until both outcomes have been seen, plain random draws; then each draw is the likeliest valid of a
+    // few random candidates, so a space that is mostly invalid does not eat the start-up budget.
+    bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
+    if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
+        return drawUnproposed(count);
+    m_validity->update(observed());
+    std::vector<SearchSpace::Index> batch;
+    std::uniform_int_distribution<SearchSpace::Index> pickPosition(0, domainSize() - 1);
+    for (std::size_t slot = 0; slot < count; ++slot) {
+        std::vector<SearchSpace::Index> choices;
+        for (std::size_t attempt = 0; attempt < 4 * kStartupChoices && choices.size() < kStartupChoices; ++attempt) {
+            SearchSpace::Index index = space().domainAt(mode(), pickPosition(rng()));
+            if (!isProposed(index) && std::find(choices.begin(), choices.end(), index) == choices.end())
+                choices.push_back(index);
+        }
+        if (choices.empty())
+            break;
+        std::vector<double> p = m_validity->predict(choices);
+        std::size_t best = std::max_element(p.begin(), p.end()) - p.begin();
+        markProposed(choices[best]);
+        batch.push_back(choices[best]);
+    }
+    if (batch.empty())
+        batch = drawUnproposed(count);
+    return batch;
+}
+
+std::vector<SearchSpace::Index> ModelGuidedSearch::propose(std::size_t maxCount) {
+    if (maxCount == 0)
+        return {};
+    if (inStartup() || !best()) {
+        std::size_t wanted = std::max<std::size_t>(1, options().integer("startup_min") - observed().size());
+        return startupDraws(std::min(maxCount, wanted));
+    }
+    retrain();
+    std::size_t batch = std::clamp<std::size_t>(observed().size() / std::max<std::int64_t>(1, options().integer("batch_growth")), 1,
+                                                static_cast<std::size_t>(options().integer("batch_max")));
+    batch = std::min(batch, maxCount);
+    Candidates pool = candidates();
+    Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * batch));
+    std::vector<SearchSpace::Index> proposed = pick(list, batch);
+    m_carried.assign(list.indices.begin(), list.indices.begin() + std::min(list.indices.size(), kCarried));
+    if (proposed.empty())
+        proposed = drawUnproposed(batch);
+    return proposed;
+}
+
+} // namespace ts

@@ -1,0 +1,67 @@
+// Strategy overhead: time to propose one batch of 64 after 1000 observations on a replayed space.
+// Usage: bench_overhead [DATASET] [STRATEGY,...] [RUNS]
+#include "backends/ReplayBackend.h"
+#include "records/DatasetReader.h"
+#include "strategies/StrategyRegistry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <random>
+#include <sstream>
+
+using namespace ts;
+
+int main(int argc, char** argv) {
+    std::string path = argc > 1 ? argv[1] : "resources/datasets/gemm_clblast_RTX_3090.json.gz";
+    std::string list = argc > 2 ? argv[2] : "";
+    int runs = argc > 3 ? std::atoi(argv[3]) : 5;
+    auto dataset = std::make_shared<const Dataset>(readDataset(path));
+    const auto& registry = StrategyRegistry::builtin();
+    std::vector<std::string> names;
+    if (list.empty()) {
+        names = registry.names();
+    } else {
+        std::stringstream stream(list);
+        for (std::string name; std::getline(stream, name, ',');)
+            names.push_back(name);
+    }
+    fmt::print("dataset {} ({} configs in the product), product mode, 1000 observations, batch of 64, {} runs\n",
+               path, dataset->space.productSize(), runs);
+    for (const std::string& name : names) {
+        std::vector<double> times;
+        for (int run = 0; run < runs; ++run) {
+            auto strategy = registry.create(name);
+            strategy->reset({&dataset->space, SpaceMode::Product, std::uint64_t(run), registry.options(name, {})});
+            ReplayBackend backend(dataset);
+            // Observations come from the strategy itself, so its internal state is what a real run has.
+            std::vector<Trial> trials;
+            while (trials.size() < 1000) {
+                auto batch = strategy->propose(std::min<std::size_t>(64, 1000 - trials.size()));
+                if (batch.empty())
+                    break;
+                std::vector<Config> configs;
+                for (auto index : batch)
+                    configs.push_back(dataset->space.config(index));
+                auto measured = backend.measure(configs);
+                std::vector<Trial> fresh;
+                for (std::size_t i = 0; i < batch.size(); ++i) {
+                    Trial t;
+                    t.number = static_cast<std::int64_t>(trials.size() + i);
+                    t.index = batch[i];
+                    t.config = configs[i];
+                    t.measurement = measured[i];
+                    fresh.push_back(t);
+                }
+                strategy->observe(fresh);
+                trials.insert(trials.end(), fresh.begin(), fresh.end());
+            }
+            auto start = std::chrono::steady_clock::now();
+            auto batch = strategy->propose(64);
+            times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(times.begin(), times.end());
+        fmt::print("{:<22} median {:8.2f} ms  min {:8.2f} ms  max {:8.2f} ms\n", name, times[times.size() / 2],
+                   times.front(), times.back());
+    }
+}
