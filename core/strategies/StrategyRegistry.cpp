@@ -1,6 +1,7 @@
 #include "strategies/StrategyRegistry.h"
 
 #include "strategies/BruteForce.h"
+#include "strategies/Evolutionary.h"
 #include "strategies/ModelGuidedSearch.h"
 #include "strategies/RandomSample.h"
 #include "strategies/Tpe.h"
@@ -26,6 +27,11 @@ const StrategyRegistry& StrategyRegistry::builtin() {
                "Tree-structured Parzen estimator (Optuna-style TPE): models good vs bad configs and proposes by "
                "the ratio l(x)/g(x).",
                Tpe::optionTable(), [] { return std::make_unique<Tpe>(); }});
+        r.add({"evolutionary",
+               "Model-guided evolutionary search (Ansor / MetaSchedule-style): evolves a population seeded with the "
+               "best measured configs on an XGBoost cost model and validity classifier (mutation, crossover), and "
+               "measures the fittest unproposed configs by P(valid) x expected improvement.",
+               Evolutionary::optionTable(), [] { return std::make_unique<Evolutionary>(); }});
         r.setDefault("xgb");
         return r;
     }();

@@ -1,0 +1,362 @@
+#include "strategies/Evolutionary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_set>
+
+namespace ts {
+
+namespace {
+
+constexpr double kSpread = 0.15;            // log-time spread assumed by the expected improvement
+constexpr std::size_t kStartupChoices = 16; // random candidates per start-up draw
+constexpr std::size_t kTournament = 3;      // contestants per parent selection
+constexpr std::size_t kChildAttempts = 8;   // tries for an acceptable (valid, new) child
+constexpr std::size_t kRandomAttempts = 4;  // draws per random seed looking for an unproposed config
+constexpr std::size_t kCarriedMax = 64;     // unproposed runners-up seeding the next batch
+
+double normalPdf(double z) {
+    return std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
+}
+double normalCdf(double z) {
+    return 0.5 * std::erfc(-z / std::sqrt(2.0));
+}
+
+// Expected improvement of a normal N(mean, sd) below `best` (all in log time).
+double expectedImprovement(double mean, double sd, double best) {
+    double z = (best - mean) / sd;
+    return (best - mean) * normalCdf(z) + sd * normalPdf(z);
+}
+
+std::size_t positive(std::int64_t value) {
+    return static_cast<std::size_t>(std::max<std::int64_t>(1, value));
+}
+
+std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+    std::size_t distance = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        distance += a[i] != b[i];
+    return distance;
+}
+
+} // namespace
+
+std::vector<OptionSpec> Evolutionary::optionTable() {
+    return {
+        {"population", OptionType::Integer, "128", "Configs in the population evolved on the model"},
+        {"generations", OptionType::Integer, "4", "Generations evolved per batch (no measurements)"},
+        {"mutation_prob", OptionType::Real, "0.85",
+         "Chance that a crossover child also mutates one parameter (a child without crossover always does)"},
+        {"crossover_prob", OptionType::Real, "0.5",
+         "Chance that a child is a uniform crossover of two parents"},
+        {"elite", OptionType::Integer, "16", "Best measured configs seeding the population"},
+        {"diversity", OptionType::Integer, "2",
+         "Picks of a batch differ in at least this many parameters where the population allows"},
+        {"epsilon", OptionType::Real, "0.05", "Chance that a batch slot is a random config instead"},
+        {"batch_max", OptionType::Integer, "8", "Largest batch; batches grow as observations / 16"},
+        {"startup_valid", OptionType::Integer, "3", "Random configs are drawn until this many measured Ok"},
+        {"startup_min", OptionType::Integer, "5", "... and at least this many were evaluated"},
+        {"rounds", OptionType::Integer, "40",
+         "Most boosting rounds per model (early stopping on a held-out slice)"},
+        {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
+        {"threads", OptionType::Integer, "1", "XGBoost threads"},
+    };
+}
+
+void Evolutionary::onReset() {
+    XgbSettings settings;
+    settings.rounds = static_cast<int>(options().integer("rounds"));
+    settings.maxDepth = static_cast<int>(options().integer("max_depth"));
+    settings.threads = static_cast<int>(options().integer("threads"));
+    m_threads = settings.threads;
+    settings.seed = rng()();
+    m_validity = std::make_unique<XgbValidityModel>(space(), settings);
+    settings.seed = rng()();
+    m_cost = std::make_unique<XgbCostModel>(space(), settings);
+    m_population = positive(options().integer("population"));
+    m_generations = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("generations")));
+    m_elite = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("elite")));
+    m_diversity = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("diversity")));
+    m_mutationProb = std::clamp(options().real("mutation_prob"), 0.0, 1.0);
+    m_crossoverProb = std::clamp(options().real("crossover_prob"), 0.0, 1.0);
+    m_mutable.clear();
+    for (std::size_t p = 0; p < space().dimension(); ++p)
+        if (space().parameters()[p].values.size() > 1)
+            m_mutable.push_back(p);
+    m_archive.clear();
+    m_archived.clear();
+    m_carried.clear();
+    m_bestLog = 0.0;
+    m_okCount = 0;
+    m_stale = true;
+    m_predictions.clear();
+}
+
+void Evolutionary::onObserve(std::span<const Trial> trials) {
+    for (const Trial& trial : trials)
+        m_okCount += trial.measurement.status == MeasureStatus::Ok;
+    m_stale = true;
+}
+
+bool Evolutionary::inStartup() const {
+    return m_okCount <
+               static_cast<std::size_t>(std::max<std::int64_t>(2, options().integer("startup_valid"))) ||
+           observed().size() < static_cast<std::size_t>(options().integer("startup_min"));
+}
+
+std::optional<double> Evolutionary::prediction(SearchSpace::Index index) const {
+    auto it = m_predictions.find(index);
+    return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+void Evolutionary::retrain() {
+    if (!m_stale)
+        return;
+    m_validity->update(observed());
+    m_cost->update(observed());
+    m_bestLog = std::log(best()->measurement.objective);
+    m_stale = false;
+}
+
+Evolutionary::Index Evolutionary::randomDomainIndex() {
+    std::uniform_int_distribution<Index> position(0, domainSize() - 1);
+    return space().domainAt(mode(), position(rng()));
+}
+
+std::vector<Evolutionary::Index> Evolutionary::startupDraws(std::size_t count) {
+    // Until both outcomes have been seen, plain random draws; then each draw is the likeliest valid of a
+    // few random candidates, so a space that is mostly invalid does not eat the start-up budget.
+    bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
+    if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
+        return drawUnproposed(count);
+    m_validity->update(observed());
+    std::vector<Index> batch;
+    for (std::size_t slot = 0; slot < count; ++slot) {
+        std::vector<Index> choices;
+        for (std::size_t attempt = 0; attempt < 4 * kStartupChoices && choices.size() < kStartupChoices;
+             ++attempt) {
+            Index index = randomDomainIndex();
+            if (!isProposed(index) && std::find(choices.begin(), choices.end(), index) == choices.end())
+                choices.push_back(index);
+        }
+        if (choices.empty())
+            break;
+        std::vector<double> p = m_validity->predict(choices);
+        std::size_t chosen = std::max_element(p.begin(), p.end()) - p.begin();
+        markProposed(choices[chosen]);
+        batch.push_back(choices[chosen]);
+    }
+    if (batch.empty())
+        batch = drawUnproposed(count);
+    return batch;
+}
+
+std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) {
+    std::vector<Index> fresh;
+    std::unordered_set<Index> seen;
+    for (Index index : indices)
+        if (!m_archived.contains(index) && seen.insert(index).second)
+            fresh.push_back(index);
+    if (!fresh.empty()) {
+        const FeatureEncoder& encoder = m_cost->encoder();
+        std::vector<float> rows = encoder.encode(space(), fresh);
+        XgbMatrix features(rows, fresh.size(), encoder.width(), m_threads);
+        std::vector<double> pValid = m_validity->predict(features);
+        std::vector<double> meanLog = m_cost->predictLog(features);
+        for (std::size_t i = 0; i < fresh.size(); ++i) {
+            m_archived.emplace(fresh[i], m_archive.size());
+            m_archive.push_back(
+                {fresh[i], pValid[i] * expectedImprovement(meanLog[i], kSpread, m_bestLog), meanLog[i]});
+        }
+    }
+    std::vector<std::size_t> positions;
+    positions.reserve(indices.size());
+    for (Index index : indices)
+        positions.push_back(m_archived.at(index));
+    return positions;
+}
+
+std::vector<std::size_t> Evolutionary::seedPopulation() {
+    std::vector<Index> seeds;
+    std::vector<const Trial*> ok;
+    for (const Trial& trial : observed())
+        if (trial.measurement.status == MeasureStatus::Ok)
+            ok.push_back(&trial);
+    const std::size_t elite = std::min(ok.size(), m_elite);
+    std::partial_sort(ok.begin(), ok.begin() + elite, ok.end(), [](const Trial* a, const Trial* b) {
+        return a->measurement.objective != b->measurement.objective
+                   ? a->measurement.objective < b->measurement.objective
+                   : a->index < b->index;
+    });
+    for (std::size_t i = 0; i < elite; ++i)
+        seeds.push_back(ok[i]->index);
+    for (Index index : m_carried)
+        if (!isProposed(index))
+            seeds.push_back(index);
+    // Random members keep the population from collapsing onto the measured optimum's neighbourhood; they are
+    // drawn among unproposed configs where the domain still has some.
+    while (seeds.size() < m_population) {
+        Index index = randomDomainIndex();
+        for (std::size_t attempt = 1; attempt < kRandomAttempts && isProposed(index); ++attempt)
+            index = randomDomainIndex();
+        seeds.push_back(index);
+    }
+    std::vector<std::size_t> population = scoreAll(seeds);
+    std::sort(population.begin(), population.end());
+    population.erase(std::unique(population.begin(), population.end()), population.end());
+    return population;
+}
+
+std::size_t Evolutionary::tournament(const std::vector<std::size_t>& population) {
+    std::uniform_int_distribution<std::size_t> member(0, population.size() - 1);
+    std::size_t winner = population[member(rng())];
+    for (std::size_t k = 1; k < kTournament; ++k) {
+        std::size_t challenger = population[member(rng())];
+        if (m_archive[challenger].score > m_archive[winner].score)
+            winner = challenger;
+    }
+    return winner;
+}
+
+void Evolutionary::mutate(std::vector<std::uint32_t>& digits) {
+    std::uniform_int_distribution<std::size_t> which(0, m_mutable.size() - 1);
+    const std::size_t p = m_mutable[which(rng())];
+    const auto size = static_cast<std::uint32_t>(space().parameters()[p].values.size());
+    if (std::bernoulli_distribution(0.5)(rng())) {
+        // Adjacent value: one step up or down the value list, turned back at the ends.
+        bool up = std::bernoulli_distribution(0.5)(rng());
+        if (digits[p] == 0)
+            up = true;
+        else if (digits[p] + 1 == size)
+            up = false;
+        digits[p] = up ? digits[p] + 1 : digits[p] - 1;
+    } else {
+        std::uniform_int_distribution<std::uint32_t> other(0, size - 2);
+        std::uint32_t value = other(rng());
+        digits[p] = value >= digits[p] ? value + 1 : value;
+    }
+}
+
+bool Evolutionary::acceptable(Index index) const {
+    return mode() == SpaceMode::Product || space().isValid(index);
+}
+
+std::optional<Evolutionary::Index> Evolutionary::offspring(const std::vector<std::size_t>& population) {
+    std::bernoulli_distribution crossover(m_crossoverProb), mutation(m_mutationProb), coin(0.5);
+    for (std::size_t attempt = 0; attempt < kChildAttempts; ++attempt) {
+        std::vector<std::uint32_t> digits = space().digits(m_archive[tournament(population)].index);
+        bool crossed = false;
+        if (population.size() > 1 && crossover(rng())) {
+            std::vector<std::uint32_t> other = space().digits(m_archive[tournament(population)].index);
+            for (std::size_t p = 0; p < digits.size(); ++p)
+                if (coin(rng()) && digits[p] != other[p]) {
+                    digits[p] = other[p];
+                    crossed = true;
+                }
+        }
+        if (!crossed || mutation(rng()))
+            mutate(digits);
+        Index child = space().indexOfDigits(digits);
+        if (acceptable(child))
+            return child;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::size_t> Evolutionary::nextGeneration(const std::vector<std::size_t>& population) {
+    std::vector<Index> children;
+    children.reserve(m_population);
+    for (std::size_t k = 0; k < m_population; ++k)
+        if (auto child = offspring(population))
+            children.push_back(*child);
+    // Elitist replacement: the fittest of parents and children, each config once.
+    std::vector<std::size_t> merged = scoreAll(children);
+    merged.insert(merged.end(), population.begin(), population.end());
+    std::sort(merged.begin(), merged.end());
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    const std::size_t keep = std::min(merged.size(), m_population);
+    std::partial_sort(merged.begin(), merged.begin() + keep, merged.end(), [&](std::size_t a, std::size_t b) {
+        const Scored& x = m_archive[a];
+        const Scored& y = m_archive[b];
+        return x.score != y.score ? x.score > y.score : x.index < y.index;
+    });
+    merged.resize(keep);
+    return merged;
+}
+
+std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
+    // Every config met during the evolution, fittest first: the final population and anything better
+    // that left it.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < m_archive.size(); ++i)
+        if (!isProposed(m_archive[i].index))
+            order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const Scored& x = m_archive[a];
+        const Scored& y = m_archive[b];
+        return x.score != y.score ? x.score > y.score : x.index < y.index;
+    });
+    std::bernoulli_distribution explore(options().real("epsilon"));
+    std::vector<Index> batch;
+    std::vector<std::vector<std::uint32_t>> chosen;
+    std::vector<bool> taken(order.size(), false);
+    // First pass keeps the picks apart; the second fills what the diversity filter left open.
+    for (std::size_t distance : {m_diversity, std::size_t{1}}) {
+        for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot) {
+            if (taken[slot])
+                continue;
+            const Scored& candidate = m_archive[order[slot]];
+            std::vector<std::uint32_t> digits = space().digits(candidate.index);
+            if (std::any_of(chosen.begin(), chosen.end(),
+                            [&](const auto& other) { return hamming(digits, other) < distance; }))
+                continue;
+            taken[slot] = true;
+            if (explore(rng())) {
+                auto random = drawUnproposed(1);
+                batch.insert(batch.end(), random.begin(), random.end());
+                continue;
+            }
+            if (!markProposed(candidate.index))
+                continue;
+            m_predictions[candidate.index] = std::exp(candidate.meanLog);
+            batch.push_back(candidate.index);
+            chosen.push_back(std::move(digits));
+        }
+    }
+    m_carried.clear();
+    for (std::size_t slot = 0; slot < order.size() && m_carried.size() < kCarriedMax; ++slot)
+        if (!isProposed(m_archive[order[slot]].index))
+            m_carried.push_back(m_archive[order[slot]].index);
+    return batch;
+}
+
+std::vector<SearchSpace::Index> Evolutionary::propose(std::size_t maxCount) {
+    if (maxCount == 0)
+        return {};
+    if (inStartup() || !best()) {
+        // Past startup_min (still short of valid configs) whole batches are drawn.
+        const auto missing = options().integer("startup_min") - static_cast<std::int64_t>(observed().size());
+        return startupDraws(missing > 0 ? std::min(maxCount, static_cast<std::size_t>(missing)) : maxCount);
+    }
+    retrain();
+    std::size_t batch = std::clamp<std::size_t>(observed().size() / 16, 1,
+                                                static_cast<std::size_t>(options().integer("batch_max")));
+    batch = std::min(batch, maxCount);
+    m_archive.clear();
+    m_archived.clear();
+    std::vector<Index> proposed;
+    if (!m_mutable.empty()) {
+        std::vector<std::size_t> population = seedPopulation();
+        for (std::size_t generation = 0; generation < m_generations; ++generation)
+            population = nextGeneration(population);
+        proposed = pick(batch);
+    }
+    if (proposed.size() < batch) {
+        auto random = drawUnproposed(batch - proposed.size());
+        proposed.insert(proposed.end(), random.begin(), random.end());
+    }
+    return proposed;
+}
+
+} // namespace ts

@@ -1,0 +1,323 @@
+#include "SyntheticDataset.h"
+#include "analysis/RandomBaseline.h"
+#include "backends/ReplayBackend.h"
+#include "records/DatasetReader.h"
+#include "session/TuningSession.h"
+#include "space/T1Reader.h"
+#include "strategies/Evolutionary.h"
+
+#include <QtTest>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+using namespace ts;
+
+Q_DECLARE_METATYPE(ts::SpaceMode)
+
+namespace {
+
+// Forwards to an Evolutionary and keeps every index it proposed, across all calls.
+class RecordingEvolutionary : public Strategy {
+public:
+    std::string name() const override { return evolutionary.name(); }
+    void reset(const StrategyContext& context) override { evolutionary.reset(context); }
+    std::vector<SearchSpace::Index> propose(std::size_t maxCount) override {
+        auto batch = evolutionary.propose(maxCount);
+        if (batch.size() > maxCount)
+            tooLarge = true;
+        proposed.insert(proposed.end(), batch.begin(), batch.end());
+        return batch;
+    }
+    void observe(std::span<const Trial> trials) override { evolutionary.observe(trials); }
+    std::optional<double> prediction(SearchSpace::Index index) const override {
+        return evolutionary.prediction(index);
+    }
+
+    Evolutionary evolutionary;
+    std::vector<SearchSpace::Index> proposed;
+    bool tooLarge = false;
+};
+
+StrategyContext contextFor(const SearchSpace& space, SpaceMode mode, std::uint64_t seed,
+                           const std::map<std::string, std::string>& given = {}) {
+    return {&space, mode, seed, StrategyOptions("evolutionary", Evolutionary::optionTable(), given)};
+}
+
+struct RunOutcome {
+    std::vector<SearchSpace::Index> proposed;
+    std::vector<Trial> trials;
+    StopReason reason = StopReason::None;
+    bool tooLarge = false;
+};
+
+RunOutcome runEvolutionary(const std::shared_ptr<const Dataset>& dataset, SpaceMode mode, std::uint64_t seed,
+                           std::int64_t budget, std::size_t batchSize = 8) {
+    RecordingEvolutionary strategy;
+    strategy.reset(contextFor(dataset->space, mode, seed));
+    ReplayBackend backend(dataset);
+    SessionSettings settings;
+    settings.mode = mode;
+    settings.batchSize = batchSize;
+    settings.stop.maxEvaluations = budget;
+    TuningSession session(dataset->space, backend, strategy, settings);
+    RunOutcome outcome;
+    outcome.reason = session.run();
+    outcome.proposed = strategy.proposed;
+    outcome.trials = session.trials();
+    outcome.tooLarge = strategy.tooLarge;
+    return outcome;
+}
+
+bool unique(const std::vector<SearchSpace::Index>& indices) {
+    return std::set<SearchSpace::Index>(indices.begin(), indices.end()).size() == indices.size();
+}
+
+// The synthetic dataset with every config failed except those whose index is 3 mod 10 (and the optimum).
+std::shared_ptr<Dataset> mostlyInvalidDataset(SearchSpace::Index optimum) {
+    auto dataset = test::syntheticDataset(0);
+    for (auto& [index, measurement] : dataset->entries)
+        if (index % 10 != 3 && index != optimum)
+            measurement.status = MeasureStatus::RuntimeFailed;
+    return dataset;
+}
+
+double fractionOfOptimum(const std::vector<Trial>& trials, double optimum) {
+    double best = INFINITY;
+    for (const Trial& trial : trials)
+        if (trial.measurement.status == MeasureStatus::Ok)
+            best = std::min(best, trial.measurement.objective);
+    return std::isfinite(best) ? optimum / best : 0.0;
+}
+
+std::shared_ptr<const Dataset> gemm() {
+    static const auto dataset = std::make_shared<const Dataset>(
+        readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz"));
+    return dataset;
+}
+
+// Trials for the given configs, measured by the backend, numbered from `first`.
+std::vector<Trial> measure(const Dataset& dataset, ReplayBackend& backend,
+                           std::span<const SearchSpace::Index> batch, std::int64_t first) {
+    std::vector<Config> configs;
+    for (SearchSpace::Index index : batch)
+        configs.push_back(dataset.space.config(index));
+    auto measurements = backend.measure(configs);
+    std::vector<Trial> trials;
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+        Trial trial;
+        trial.number = first + static_cast<std::int64_t>(k);
+        trial.index = batch[k];
+        trial.config = configs[k];
+        trial.measurement = measurements[k];
+        trials.push_back(trial);
+    }
+    return trials;
+}
+
+void addModes() {
+    QTest::addColumn<SpaceMode>("mode");
+    QTest::newRow("constrained") << SpaceMode::Constrained;
+    QTest::newRow("product") << SpaceMode::Product;
+}
+
+} // namespace
+
+class TestEvolutionary : public QObject {
+    Q_OBJECT
+
+private slots:
+    void optionTableHasTheDocumentedOptions() {
+        std::set<std::string> names;
+        for (const OptionSpec& spec : Evolutionary::optionTable()) {
+            names.insert(spec.name);
+            QVERIFY(!spec.description.empty());
+        }
+        for (const char* name : {"population", "generations", "mutation_prob", "crossover_prob", "elite",
+                                 "epsilon", "batch_max", "startup_valid", "startup_min", "threads"})
+            QVERIFY2(names.contains(name), name);
+        // Every default parses as its type.
+        StrategyOptions defaults("evolutionary", Evolutionary::optionTable(), {});
+        QCOMPARE(defaults.integer("batch_max"), std::int64_t{8});
+        QCOMPARE(defaults.real("epsilon"), 0.05);
+    }
+
+    void neverProposesTwiceAndKeepsTheBudget_data() { addModes(); }
+    void neverProposesTwiceAndKeepsTheBudget() {
+        QFETCH(SpaceMode, mode);
+        auto dataset = test::syntheticDataset();
+        for (std::size_t batchSize : {std::size_t{1}, std::size_t{8}, std::size_t{13}}) {
+            RunOutcome run = runEvolutionary(dataset, mode, 3, 40, batchSize);
+            QCOMPARE(run.reason, StopReason::Budget);
+            QCOMPARE(run.trials.size(), std::size_t{40});
+            QVERIFY(unique(run.proposed));
+            QVERIFY(!run.tooLarge);
+            for (SearchSpace::Index index : run.proposed)
+                QVERIFY(mode == SpaceMode::Product ? index < dataset->space.productSize()
+                                                   : dataset->space.isValid(index));
+        }
+    }
+
+    void proposesTheWholeDomainThenNothing_data() { addModes(); }
+    void proposesTheWholeDomainThenNothing() {
+        QFETCH(SpaceMode, mode);
+        auto dataset = test::syntheticDataset();
+        RunOutcome run = runEvolutionary(dataset, mode, 5, 1000);
+        QCOMPARE(run.reason, StopReason::Exhausted);
+        QCOMPARE(run.trials.size(), std::size_t(dataset->space.domainSize(mode)));
+        QVERIFY(unique(run.proposed));
+    }
+
+    void constrainedModeProposesOnlyValidConfigs() {
+        // GEMM's valid set is a small part of its product, so crossover and mutation meet invalid children.
+        RunOutcome run = runEvolutionary(gemm(), SpaceMode::Constrained, 2, 120);
+        QCOMPARE(run.trials.size(), std::size_t{120});
+        QVERIFY(unique(run.proposed));
+        for (SearchSpace::Index index : run.proposed)
+            QVERIFY(gemm()->space.isValid(index));
+    }
+
+    void deterministicPerSeed_data() { addModes(); }
+    void deterministicPerSeed() {
+        QFETCH(SpaceMode, mode);
+        RunOutcome a = runEvolutionary(gemm(), mode, 11, 60);
+        RunOutcome b = runEvolutionary(gemm(), mode, 11, 60);
+        RunOutcome c = runEvolutionary(gemm(), mode, 12, 60);
+        QCOMPARE(a.proposed, b.proposed);
+        QVERIFY(a.proposed != c.proposed);
+    }
+
+    void recordsTheModelsPredictions() {
+        RunOutcome run = runEvolutionary(gemm(), SpaceMode::Product, 4, 80);
+        std::size_t predicted = 0;
+        for (const Trial& trial : run.trials)
+            if (trial.predicted) {
+                QVERIFY(*trial.predicted > 0.0 && std::isfinite(*trial.predicted));
+                ++predicted;
+            }
+        // Start-up draws and epsilon slots have no prediction; the model's picks do.
+        QVERIFY2(predicted > 40, qPrintable(QString::number(predicted)));
+    }
+
+    void findsTheOptimumOfTheTinySpace_data() { addModes(); }
+    void findsTheOptimumOfTheTinySpace() {
+        QFETCH(SpaceMode, mode);
+        auto dataset = test::syntheticDataset();
+        const double optimum = *dataset->optimum();
+        double meanEvaluations = 0.0;
+        constexpr int kSeeds = 10;
+        for (int seed = 0; seed < kSeeds; ++seed) {
+            RunOutcome run = runEvolutionary(dataset, mode, std::uint64_t(seed), 60, 4);
+            auto hit = std::find_if(run.trials.begin(), run.trials.end(), [&](const Trial& t) {
+                return t.measurement.status == MeasureStatus::Ok && t.measurement.objective == optimum;
+            });
+            QVERIFY(hit != run.trials.end());
+            meanEvaluations += double(hit->number + 1) / kSeeds;
+        }
+        // Uniform sampling needs (60 + 1) / 2 = 30.5 evaluations on average; the model must do better.
+        QVERIFY2(meanEvaluations < 20.0, qPrintable(QString::number(meanEvaluations)));
+    }
+
+    void copesWithMostlyInvalidSpaces_data() { addModes(); }
+    void copesWithMostlyInvalidSpaces() {
+        QFETCH(SpaceMode, mode);
+        const SearchSpace::Index optimum = 39; // digits (2, 3, 0)
+        auto dataset = mostlyInvalidDataset(optimum);
+        RunOutcome run = runEvolutionary(dataset, mode, 7, 60, 8);
+        QCOMPARE(run.trials.size(), std::size_t{60});
+        QVERIFY(unique(run.proposed));
+        QCOMPARE(fractionOfOptimum(run.trials, *dataset->optimum()), 1.0);
+
+        // Nothing valid at all: still progresses through the whole domain.
+        auto allInvalid = test::syntheticDataset(1);
+        RunOutcome none = runEvolutionary(allInvalid, mode, 7, 1000, 8);
+        QCOMPARE(none.reason, StopReason::Exhausted);
+        QCOMPARE(none.trials.size(), std::size_t{60});
+        QVERIFY(unique(none.proposed));
+    }
+
+    void scalesToMillionsOfConfigs() {
+        // Hotspot's product has 4.4 million configs; there is no dataset for it, so a smooth made-up
+        // objective over the value positions stands in, failing a third of the configs.
+        const SearchSpace space = readT1Space(TUNESCOPE_RESOURCES "/spaces/hotspot_milo.json").space;
+        QVERIFY(space.productSize() > 4'000'000);
+        Evolutionary strategy;
+        strategy.reset(contextFor(space, SpaceMode::Product, 9));
+        std::set<SearchSpace::Index> seen;
+        std::int64_t number = 0;
+        double slowestMs = 0.0;
+        while (number < 150) {
+            const auto start = std::chrono::steady_clock::now();
+            auto batch = strategy.propose(8);
+            slowestMs = std::max(
+                slowestMs,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            QVERIFY(!batch.empty());
+            std::vector<Trial> trials;
+            for (SearchSpace::Index index : batch) {
+                QVERIFY(index < space.productSize());
+                QVERIFY(seen.insert(index).second);
+                Trial trial;
+                trial.number = number++;
+                trial.index = index;
+                if (index % 3 == 0) {
+                    trial.measurement.status = MeasureStatus::RuntimeFailed;
+                } else {
+                    double objective = 1.0;
+                    for (std::uint32_t digit : space.digits(index))
+                        objective += 0.01 * std::abs(double(digit) - 2.0);
+                    trial.measurement.status = MeasureStatus::Ok;
+                    trial.measurement.objective = objective;
+                }
+                trials.push_back(trial);
+            }
+            strategy.observe(trials);
+        }
+        QVERIFY2(slowestMs < 500.0, qPrintable(QString::number(slowestMs)));
+    }
+
+    void beatsRandomSamplingOnGemmInProductMode() {
+        constexpr int kSeeds = 5;
+        constexpr std::int64_t kBudget = 200;
+        const double optimum = *gemm()->optimum();
+        double mean = 0.0;
+        for (int seed = 0; seed < kSeeds; ++seed) {
+            RunOutcome run = runEvolutionary(gemm(), SpaceMode::Product, std::uint64_t(seed), kBudget);
+            QCOMPARE(run.trials.size(), std::size_t(kBudget));
+            QVERIFY(unique(run.proposed));
+            mean += fractionOfOptimum(run.trials, optimum) / kSeeds;
+        }
+        std::vector<double> objectives;
+        for (const auto& [index, measurement] : gemm()->entries)
+            if (measurement.status == MeasureStatus::Ok)
+                objectives.push_back(measurement.objective);
+        const double random = RandomBaseline(gemm()->space.domainSize(SpaceMode::Product), objectives)
+                                  .expectedFraction(kBudget);
+        QVERIFY2(mean > random, qPrintable(QString("evolutionary %1, random %2").arg(mean).arg(random)));
+    }
+
+    void proposingIsCheap() {
+        // 1000 observations of random configs, then a batch of 64 (capped at batch_max) on the GEMM product.
+        const auto& dataset = *gemm();
+        Evolutionary strategy;
+        strategy.reset(contextFor(dataset.space, SpaceMode::Product, 1));
+        ReplayBackend backend(gemm());
+        std::mt19937_64 rng(1);
+        std::vector<SearchSpace::Index> observed = dataset.space.sample(1000, SpaceMode::Product, rng);
+        strategy.observe(measure(dataset, backend, observed, 0));
+        // The fastest of a few calls, so a loaded machine does not fail the check.
+        double fastestMs = INFINITY;
+        for (int k = 0; k < 3; ++k) {
+            const auto start = std::chrono::steady_clock::now();
+            QCOMPARE(strategy.propose(64).size(), std::size_t{8});
+            fastestMs = std::min(
+                fastestMs,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            strategy.observe({});
+        }
+        QVERIFY2(fastestMs < 200.0, qPrintable(QString::number(fastestMs)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEvolutionary)
+#include "TestEvolutionary.moc"
