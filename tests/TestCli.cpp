@@ -1,4 +1,5 @@
 #include "records/RecordStore.h"
+#include "strategies/StrategyRegistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -78,7 +79,8 @@ private slots:
         auto sessions = store.sessions();
         QCOMPARE(sessions.size(), std::size_t{1});
         QCOMPARE(QString::fromStdString(sessions[0].status), QString("completed"));
-        QCOMPARE(QString::fromStdString(sessions[0].strategy), QString("random_sample"));
+        // The alias is recorded as the strategy it resolved to.
+        QCOMPARE(sessions[0].strategy, StrategyRegistry::builtin().defaultName());
         auto trials = store.trials(sessions[0].id);
         QCOMPARE(trials.size(), std::size_t{40});
         double best = 1e300;

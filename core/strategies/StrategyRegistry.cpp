@@ -1,9 +1,13 @@
 #include "strategies/StrategyRegistry.h"
 
 #include "strategies/BruteForce.h"
+#include "strategies/DualAnnealing.h"
 #include "strategies/Evolutionary.h"
+#include "strategies/GeneticAlgorithm.h"
+#include "strategies/GreedyIls.h"
 #include "strategies/ModelGuidedSearch.h"
 #include "strategies/RandomSample.h"
+#include "strategies/SimulatedAnnealing.h"
 #include "strategies/Tpe.h"
 #include "util/Error.h"
 
@@ -19,6 +23,18 @@ const StrategyRegistry& StrategyRegistry::builtin() {
                [] { return std::make_unique<RandomSample>(); }});
         r.add({"brute_force", "Every config of the space in index order.", {},
                [] { return std::make_unique<BruteForce>(); }});
+        r.add({"simulated_annealing",
+               "Simulated annealing over random neighbours; temperature decays per evaluated config.",
+               SimulatedAnnealing::optionTable(), [] { return std::make_unique<SimulatedAnnealing>(); }});
+        r.add({"genetic_algorithm",
+               "Genetic algorithm: rank-biased selection, crossover and mutation on the parameter values.",
+               GeneticAlgorithm::optionTable(), [] { return std::make_unique<GeneticAlgorithm>(); }});
+        r.add({"greedy_ils",
+               "Greedy iterated local search: first-improvement hill climbing with random-walk perturbations.",
+               GreedyIls::optionTable(), [] { return std::make_unique<GreedyIls>(); }});
+        r.add({"dual_annealing",
+               "Dual annealing (scipy): generalized simulated annealing on the index encoding plus local search.",
+               DualAnnealing::optionTable(), [] { return std::make_unique<DualAnnealing>(); }});
         r.add({"xgb",
                "Model-guided search: XGBoost validity classifier and regressor ensemble, candidates ranked by "
                "P(valid) x expected improvement.",
