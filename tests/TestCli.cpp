@@ -23,7 +23,8 @@ Result cli(const QStringList& arguments) {
     process.start(TUNESCOPE_CLI, arguments);
     process.waitForFinished(120000);
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
 }
 
 const QString kPnpoly = TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz";
@@ -65,8 +66,8 @@ private slots:
     void tuneRecordsEveryTrial() {
         QTemporaryDir dir;
         QString db = dir.filePath("records.db");
-        Result r = cli({"tune", "--dataset", kPnpoly, "--strategy", "default", "--budget", "40", "--seed", "3",
-                        "--space", "product", "--db", db, "--json"});
+        Result r = cli({"tune", "--dataset", kPnpoly, "--strategy", "default", "--budget", "40", "--seed",
+                        "3", "--space", "product", "--db", db, "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(out["evaluations"].toInt(), 40);
@@ -90,39 +91,39 @@ private slots:
         QCOMPARE(best, out["best"].toObject()["objective_ms"].toDouble());
 
         // The same seed gives the same run.
-        Result again = cli({"tune", "--dataset", kPnpoly, "--budget", "40", "--seed", "3", "--space", "product",
-                            "--db", db, "--json"});
-        QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["best"],
-                 out["best"]);
+        Result again = cli({"tune", "--dataset", kPnpoly, "--budget", "40", "--seed", "3", "--space",
+                            "product", "--db", db, "--json"});
+        QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["best"], out["best"]);
     }
 
     void badInputFailsWithOneSentence_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("names");
-        QTest::newRow("missing dataset") << QStringList{"tune", "--dataset", "/nonexistent/cache.json"}
-                                         << "/nonexistent/cache.json";
-        QTest::newRow("unknown strategy") << QStringList{"tune", "--dataset", kPnpoly, "--strategy", "nope"}
-                                          << "\"nope\"";
-        QTest::newRow("unknown option") << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour=red"}
-                                        << "\"colour\"";
-        QTest::newRow("bad option form") << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour"}
-                                         << "\"colour\"";
-        QTest::newRow("zero budget") << QStringList{"tune", "--dataset", kPnpoly, "--budget", "0"} << "--budget";
-        QTest::newRow("bad space mode") << QStringList{"tune", "--dataset", kPnpoly, "--space", "sideways"}
-                                        << "sideways";
-        QTest::newRow("constraint syntax") << QStringList{"tune", "--dataset", kPnpoly, "--constraint",
-                                                          "block_size_x * * 2 > 1"}
-                                           << "block_size_x * * 2 > 1";
-        QTest::newRow("constraint unknown name") << QStringList{"tune", "--dataset", kPnpoly, "--constraint",
-                                                                "block_size_z > 1"}
-                                                 << "block_size_z";
-        QTest::newRow("unsatisfiable") << QStringList{"tune", "--dataset", kPnpoly, "--constraint",
-                                                      "block_size_x > 4096"}
-                                       << "block_size_x > 4096";
-        QTest::newRow("compare budgets") << QStringList{"compare", "--dataset", kPnpoly, "--budgets", "10,x"}
-                                         << "\"x\"";
-        QTest::newRow("records missing db") << QStringList{"records", "--db", "/nonexistent/r.db", "list"}
-                                            << "/nonexistent/r.db";
+        QTest::newRow("missing dataset")
+            << QStringList{"tune", "--dataset", "/nonexistent/cache.json"} << "/nonexistent/cache.json";
+        QTest::newRow("unknown strategy")
+            << QStringList{"tune", "--dataset", kPnpoly, "--strategy", "nope"} << "\"nope\"";
+        QTest::newRow("unknown option")
+            << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour=red"} << "\"colour\"";
+        QTest::newRow("bad option form")
+            << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour"} << "\"colour\"";
+        QTest::newRow("zero budget") << QStringList{"tune", "--dataset", kPnpoly, "--budget", "0"}
+                                     << "--budget";
+        QTest::newRow("bad space mode")
+            << QStringList{"tune", "--dataset", kPnpoly, "--space", "sideways"} << "sideways";
+        QTest::newRow("constraint syntax")
+            << QStringList{"tune", "--dataset", kPnpoly, "--constraint", "block_size_x * * 2 > 1"}
+            << "block_size_x * * 2 > 1";
+        QTest::newRow("constraint unknown name")
+            << QStringList{"tune", "--dataset", kPnpoly, "--constraint", "block_size_z > 1"}
+            << "block_size_z";
+        QTest::newRow("unsatisfiable")
+            << QStringList{"tune", "--dataset", kPnpoly, "--constraint", "block_size_x > 4096"}
+            << "block_size_x > 4096";
+        QTest::newRow("compare budgets")
+            << QStringList{"compare", "--dataset", kPnpoly, "--budgets", "10,x"} << "\"x\"";
+        QTest::newRow("records missing db")
+            << QStringList{"records", "--db", "/nonexistent/r.db", "list"} << "/nonexistent/r.db";
     }
     void badInputFailsWithOneSentence() {
         QFETCH(QStringList, arguments);
@@ -169,8 +170,9 @@ private slots:
                         "random_sample,brute_force", "--repeats", "4", "--budgets", "10,60", "--trace",
                         dir.filePath("trace.jsonl"), "--json", dir.filePath("compare.json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        Result s = cli({"score", "--dataset", kPnpoly, "--dataset", conv, "--trace", dir.filePath("trace.jsonl"),
-                        "--budgets", "10,60", "--json", dir.filePath("score.json")});
+        Result s =
+            cli({"score", "--dataset", kPnpoly, "--dataset", conv, "--trace", dir.filePath("trace.jsonl"),
+                 "--budgets", "10,60", "--json", dir.filePath("score.json")});
         QVERIFY2(s.exitCode == 0, qPrintable(s.err));
         auto load = [&](const QString& name) {
             QFile f(dir.filePath(name));
@@ -193,7 +195,8 @@ private slots:
     void constraintsRestrictTheSpace() {
         QTemporaryDir dir;
         Result r = cli({"tune", "--dataset", kPnpoly, "--budget", "30", "--constraint", "block_size_x <= 64",
-                        "--constraint", "tile_size == 1 or use_method != 0", "--db", dir.filePath("r.db"), "--json"});
+                        "--constraint", "tile_size == 1 or use_method != 0", "--db", dir.filePath("r.db"),
+                        "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         RecordStore store(dir.filePath("r.db").toStdString());
         for (const auto& t : store.trials(store.sessions().at(0).id)) {

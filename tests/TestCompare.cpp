@@ -16,7 +16,9 @@ namespace {
 // recurrence.
 std::pair<double, double> hypergeometricMoments(std::vector<double> objectives, double n, double k) {
     std::sort(objectives.begin(), objectives.end());
-    auto logChoose = [](double a, double b) { return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1); };
+    auto logChoose = [](double a, double b) {
+        return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1);
+    };
     double sum = 0.0, squares = 0.0;
     for (std::size_t j = 1; j <= objectives.size(); ++j) {
         if (n - double(j) < k - 1)
@@ -99,7 +101,10 @@ private slots:
             double allowed = std::min(tolerance, standardErrors * sd / std::sqrt(double(repeats)));
             QVERIFY2(std::abs(measured - exact) < allowed,
                      qPrintable(QString("budget %1: measured %2, exact %3, allowed %4")
-                                    .arg(settings.budgets[b]).arg(measured).arg(exact).arg(allowed)));
+                                    .arg(settings.budgets[b])
+                                    .arg(measured)
+                                    .arg(exact)
+                                    .arg(allowed)));
             QVERIFY(std::abs(result.randomExpectation[0][b] - exact) < 1e-9);
         }
         // Random sampling scores about 0 against itself.
@@ -132,7 +137,8 @@ private slots:
                 if (m.status == MeasureStatus::Ok)
                     best = std::min(best, m.objective);
             }
-            QCOMPARE(Comparison::fractionAt(run, *dataset->optimum(), 5), std::isfinite(best) ? 1.0 / best : 0.0);
+            QCOMPARE(Comparison::fractionAt(run, *dataset->optimum(), 5),
+                     std::isfinite(best) ? 1.0 / best : 0.0);
         }
     }
 
@@ -143,12 +149,13 @@ private slots:
         settings.repeats = 50;
         settings.threads = 1;
         std::atomic<bool> cancel{false};
-        CompareResult result = Comparison({dataset}, settings).run(
-            [&](std::size_t done, std::size_t) {
-                if (done == 3)
-                    cancel = true;
-            },
-            &cancel);
+        CompareResult result = Comparison({dataset}, settings)
+                                   .run(
+                                       [&](std::size_t done, std::size_t) {
+                                           if (done == 3)
+                                               cancel = true;
+                                       },
+                                       &cancel);
         QCOMPARE(result.runs.size(), std::size_t{3});
     }
 };

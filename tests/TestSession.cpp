@@ -14,7 +14,8 @@ namespace {
 // Proposes a fixed script of indices, one batch per call; records what it was told.
 class ScriptedStrategy : public Strategy {
 public:
-    explicit ScriptedStrategy(std::vector<std::vector<SearchSpace::Index>> batches) : m_batches(std::move(batches)) {}
+    explicit ScriptedStrategy(std::vector<std::vector<SearchSpace::Index>> batches)
+        : m_batches(std::move(batches)) {}
     std::string name() const override { return "scripted"; }
     void reset(const StrategyContext&) override { m_next = 0; }
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) override {
@@ -59,7 +60,8 @@ public:
     int finishedCalls = 0;
 };
 
-std::unique_ptr<Strategy> makeStrategy(const std::string& name, const Dataset& d, SpaceMode mode, std::uint64_t seed) {
+std::unique_ptr<Strategy> makeStrategy(const std::string& name, const Dataset& d, SpaceMode mode,
+                                       std::uint64_t seed) {
     auto s = StrategyRegistry::builtin().create(name);
     s->reset({&d.space, mode, seed, StrategyRegistry::builtin().options(name, {})});
     return s;

@@ -92,7 +92,8 @@ private slots:
         SpaceMode spaceMode = mode ? SpaceMode::Product : SpaceMode::Constrained;
         auto run = [&](std::uint64_t seed) {
             auto s = StrategyRegistry::builtin().create(strategy.toStdString());
-            s->reset({&dataset->space, spaceMode, seed, StrategyRegistry::builtin().options(strategy.toStdString(), {})});
+            s->reset({&dataset->space, spaceMode, seed,
+                      StrategyRegistry::builtin().options(strategy.toStdString(), {})});
             return drive(*s, *dataset, 7, 40);
         };
         auto first = run(1);

@@ -103,7 +103,7 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
     for (const std::string& name : m_settings.strategies) {
         auto options = m_settings.options.find(name);
         registry.options(name, options == m_settings.options.end() ? std::map<std::string, std::string>{}
-                                                                     : options->second);
+                                                                   : options->second);
     }
     struct Job {
         std::string strategy;
@@ -142,7 +142,8 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             }
         }
     };
-    unsigned threads = m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads =
+        m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
     {
         std::vector<std::jthread> pool;
         for (unsigned t = 0; t < std::min<std::size_t>(threads, jobs.size()); ++t)
@@ -175,7 +176,8 @@ CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>
         result.randomExpectation.push_back(expected);
     }
     for (const std::string& strategy : settings.strategies) {
-        std::vector<std::vector<double>> perDataset(datasets.size(), std::vector<double>(budgets.size(), 0.0));
+        std::vector<std::vector<double>> perDataset(datasets.size(),
+                                                    std::vector<double>(budgets.size(), 0.0));
         std::vector<double> mean(budgets.size(), 0.0);
         double total = 0.0;
         for (std::size_t d = 0; d < datasets.size(); ++d) {
@@ -191,8 +193,9 @@ CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>
                 perDataset[d][b] = mine.empty() ? 0.0 : sum / static_cast<double>(mine.size());
                 mean[b] += perDataset[d][b] / static_cast<double>(datasets.size());
             }
-            total += methodologyScore(*datasets[d], settings.mode, mine, budgets.empty() ? 0 : budgets.back()) /
-                     static_cast<double>(datasets.size());
+            total +=
+                methodologyScore(*datasets[d], settings.mode, mine, budgets.empty() ? 0 : budgets.back()) /
+                static_cast<double>(datasets.size());
         }
         result.fraction[strategy] = std::move(perDataset);
         result.meanFraction[strategy] = std::move(mean);
@@ -201,7 +204,8 @@ CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>
     return result;
 }
 
-CompareRun Comparison::replay(const Dataset& dataset, std::vector<SearchSpace::Index> configs, std::int64_t budget) {
+CompareRun Comparison::replay(const Dataset& dataset, std::vector<SearchSpace::Index> configs,
+                              std::int64_t budget) {
     CompareRun run;
     std::unordered_set<SearchSpace::Index> seen;
     double best = kNothingFound;

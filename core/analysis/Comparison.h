@@ -17,10 +17,10 @@ struct CompareSettings {
     std::map<std::string, std::map<std::string, std::string>> options; // per strategy name
     std::vector<std::int64_t> budgets{25, 50, 100, 200, 400};
     int repeats = 10;
-    std::uint64_t seed = 0;   // run r uses seed + r
+    std::uint64_t seed = 0; // run r uses seed + r
     SpaceMode mode = SpaceMode::Product;
     std::size_t batchSize = 8; // as `tune`: most configs asked of a strategy at once
-    unsigned threads = 0;     // 0: one per hardware thread
+    unsigned threads = 0;      // 0: one per hardware thread
 };
 
 // One strategy on one dataset with one seed.
@@ -62,8 +62,8 @@ public:
     // mean over t of (B(t) - S(t)) / (B(t) - optimum), where B(t) is the exact expected best objective of
     // random sampling, S(t) the mean best objective of the runs, and the median objective stands in for
     // "nothing valid found yet". 0 = as good as random sampling, 1 = the optimum at once, < 0 = worse.
-    static double methodologyScore(const Dataset& dataset, SpaceMode mode, const std::vector<const CompareRun*>& runs,
-                                   std::int64_t horizon);
+    static double methodologyScore(const Dataset& dataset, SpaceMode mode,
+                                   const std::vector<const CompareRun*>& runs, std::int64_t horizon);
 
     static double fractionAt(const CompareRun& run, double optimum, std::int64_t budget);
 
@@ -73,7 +73,8 @@ public:
 
     // The best-so-far curve of configs evaluated in this order on the dataset: duplicates are skipped and
     // only the first `budget` unique configs count.
-    static CompareRun replay(const Dataset& dataset, std::vector<SearchSpace::Index> configs, std::int64_t budget);
+    static CompareRun replay(const Dataset& dataset, std::vector<SearchSpace::Index> configs,
+                             std::int64_t budget);
 
 private:
     CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed) const;

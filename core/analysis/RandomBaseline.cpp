@@ -33,11 +33,13 @@ double RandomBaseline::expectedFraction(std::uint64_t k) const {
     if (m_sorted.empty())
         return 0.0;
     double optimum = m_sorted.front();
-    return expectation(k, [optimum](double t) { return optimum / t; }, 0.0);
+    return expectation(
+        k, [optimum](double t) { return optimum / t; }, 0.0);
 }
 
 double RandomBaseline::expectedBest(std::uint64_t k, double nothingFound) const {
-    return expectation(k, [](double t) { return t; }, nothingFound);
+    return expectation(
+        k, [](double t) { return t; }, nothingFound);
 }
 
 } // namespace ts

@@ -13,7 +13,7 @@ struct Measurement {
     double objective = 0.0;      // the time that counts (mean of the samples for replay); only when Ok
     std::vector<double> samples; // every raw sample
     double compileMs = 0.0;
-    std::string log;             // compiler log or failure reason
+    std::string log; // compiler log or failure reason
 };
 
 } // namespace ts

@@ -25,7 +25,9 @@ FeatureEncoder::FeatureEncoder(const SearchSpace& space) {
         bool positive = allPositiveNumbers(p);
         for (std::size_t v = 0; v < p.values.size(); ++v) {
             const Value& value = p.values[v];
-            double feature = positive ? std::log2(toNumber(value)) : isNumeric(value) ? toNumber(value) : double(v);
+            double feature = positive           ? std::log2(toNumber(value))
+                             : isNumeric(value) ? toNumber(value)
+                                                : double(v);
             column.valueFeature.push_back(static_cast<float>(feature));
         }
         if (positive)
@@ -54,7 +56,8 @@ void FeatureEncoder::encode(const SearchSpace& space, SearchSpace::Index index, 
     }
 }
 
-std::vector<float> FeatureEncoder::encode(const SearchSpace& space, std::span<const SearchSpace::Index> indices) const {
+std::vector<float> FeatureEncoder::encode(const SearchSpace& space,
+                                          std::span<const SearchSpace::Index> indices) const {
     std::vector<float> rows(indices.size() * width());
     for (std::size_t r = 0; r < indices.size(); ++r)
         encode(space, indices[r], std::span<float>(rows).subspan(r * width(), width()));

@@ -12,7 +12,8 @@ namespace {
 std::vector<double> ranks(std::span<const double> values) {
     std::vector<std::size_t> order(values.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
     std::vector<double> rank(values.size());
     for (std::size_t i = 0; i < order.size();) {
         std::size_t j = i;
@@ -29,7 +30,8 @@ std::vector<double> ranks(std::span<const double> values) {
 std::vector<std::size_t> lowest(std::span<const double> values, std::size_t k) {
     std::vector<std::size_t> order(values.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
     order.resize(std::min(k, order.size()));
     std::sort(order.begin(), order.end());
     return order;

@@ -39,14 +39,16 @@ double XgbBooster::evaluate(int iteration, const XgbMatrix& data) {
 }
 
 std::vector<float> XgbBooster::predict(const XgbMatrix& data, int rounds) const {
-    std::string config = fmt::format(R"({{"type": 0, "training": false, "iteration_begin": 0, "iteration_end": {}, )"
-                                     R"("strict_shape": false}})",
-                                     rounds);
+    std::string config =
+        fmt::format(R"({{"type": 0, "training": false, "iteration_begin": 0, "iteration_end": {}, )"
+                    R"("strict_shape": false}})",
+                    rounds);
     const bst_ulong* shape = nullptr;
     bst_ulong dimensions = 0;
     const float* result = nullptr;
-    xgbCheck(XGBoosterPredictFromDMatrix(m_handle, data.handle(), config.c_str(), &shape, &dimensions, &result),
-             "XGBoosterPredictFromDMatrix");
+    xgbCheck(
+        XGBoosterPredictFromDMatrix(m_handle, data.handle(), config.c_str(), &shape, &dimensions, &result),
+        "XGBoosterPredictFromDMatrix");
     return std::vector<float>(result, result + data.rows());
 }
 
@@ -74,7 +76,8 @@ std::vector<char> XgbBooster::saveFirst(int rounds) const {
 }
 
 void XgbBooster::load(const std::vector<char>& bytes) {
-    xgbCheck(XGBoosterLoadModelFromBuffer(m_handle, bytes.data(), bytes.size()), "XGBoosterLoadModelFromBuffer");
+    xgbCheck(XGBoosterLoadModelFromBuffer(m_handle, bytes.data(), bytes.size()),
+             "XGBoosterLoadModelFromBuffer");
 }
 
 } // namespace ts

@@ -19,7 +19,8 @@ XgbMatrix::~XgbMatrix() {
 }
 
 void XgbMatrix::setLabels(std::span<const float> labels) {
-    xgbCheck(XGDMatrixSetFloatInfo(m_handle, "label", labels.data(), labels.size()), "XGDMatrixSetFloatInfo(label)");
+    xgbCheck(XGDMatrixSetFloatInfo(m_handle, "label", labels.data(), labels.size()),
+             "XGDMatrixSetFloatInfo(label)");
 }
 
 void XgbMatrix::setWeights(std::span<const float> weights) {
@@ -28,7 +29,8 @@ void XgbMatrix::setWeights(std::span<const float> weights) {
 }
 
 void XgbMatrix::setGroups(std::span<const unsigned> sizes) {
-    xgbCheck(XGDMatrixSetUIntInfo(m_handle, "group", sizes.data(), sizes.size()), "XGDMatrixSetUIntInfo(group)");
+    xgbCheck(XGDMatrixSetUIntInfo(m_handle, "group", sizes.data(), sizes.size()),
+             "XGDMatrixSetUIntInfo(group)");
 }
 
 } // namespace ts

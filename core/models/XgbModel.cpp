@@ -71,7 +71,9 @@ void XgbModel::train(std::span<const float> rows, std::size_t width, std::span<c
     m_published = std::move(copy);
 }
 
-bool XgbModel::isTrained() const { return published() != nullptr; }
+bool XgbModel::isTrained() const {
+    return published() != nullptr;
+}
 
 std::shared_ptr<const XgbBooster> XgbModel::published() const {
     std::lock_guard lock(m_mutex);

@@ -9,8 +9,8 @@ namespace ts {
 // Training settings of the XGBoost models. Defaults suit the few hundred rows a tuning run has.
 struct XgbSettings {
     std::string objective = "reg:squarederror"; // or "rank:pairwise", "binary:logistic"
-    int rounds = 60;               // most boosting rounds
-    int earlyStoppingRounds = 10;  // on a held-out slice, when there are enough rows
+    int rounds = 60;                            // most boosting rounds
+    int earlyStoppingRounds = 10;               // on a held-out slice, when there are enough rows
     int minRowsForHoldOut = 40;
     double holdOutFraction = 0.2;
     int maxDepth = 6;

@@ -15,7 +15,7 @@ namespace ts {
 // config absent from the file is an invalid evaluation.
 struct Dataset {
     std::filesystem::path path;
-    std::string format;      // "kernel_tuner", "t4" or "ktt"
+    std::string format; // "kernel_tuner", "t4" or "ktt"
     std::string deviceName;
     std::string kernelName;
     std::string problemSize; // as JSON text, e.g. "[4096, 4096]"

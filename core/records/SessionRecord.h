@@ -10,18 +10,18 @@ namespace ts {
 struct SessionRecord {
     std::int64_t id = 0;
     std::string kernel;
-    std::string problem;            // JSON text
-    std::string device;             // device fingerprint
-    std::string backend;            // "replay", "cpu", "cuda"
-    std::string dataset;            // dataset path for replay sessions
+    std::string problem; // JSON text
+    std::string device;  // device fingerprint
+    std::string backend; // "replay", "cpu", "cuda"
+    std::string dataset; // dataset path for replay sessions
     std::string strategy;
-    std::string options;            // JSON object text
+    std::string options; // JSON object text
     std::uint64_t seed = 0;
-    std::string spaceMode;          // "product" or "constrained"
+    std::string spaceMode; // "product" or "constrained"
     std::int64_t budget = 0;
-    std::string parameters;         // JSON array of parameter names
+    std::string parameters; // JSON array of parameter names
     std::string toolVersion;
-    double startedAt = 0.0;         // unix time (s)
+    double startedAt = 0.0; // unix time (s)
     std::optional<double> endedAt;
     std::string status = "running"; // running, completed, cancelled, failed
 };

@@ -10,9 +10,9 @@ struct SessionProgress {
     std::int64_t evaluations = 0;
     std::optional<std::int64_t> budget;
     double elapsedS = 0.0;
-    std::optional<double> etaS;       // from the mean time per evaluation, when a budget is set
-    std::optional<double> best;       // fastest Ok objective (ms)
-    std::int64_t invalid = 0;         // evaluations that were not Ok
+    std::optional<double> etaS; // from the mean time per evaluation, when a budget is set
+    std::optional<double> best; // fastest Ok objective (ms)
+    std::int64_t invalid = 0;   // evaluations that were not Ok
 };
 
 } // namespace ts

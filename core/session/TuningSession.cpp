@@ -37,9 +37,13 @@ void TuningSession::preload(std::vector<Trial> trials) {
     m_strategy.observe(m_trials);
 }
 
-const Trial* TuningSession::best() const { return m_best ? &m_trials[*m_best] : nullptr; }
+const Trial* TuningSession::best() const {
+    return m_best ? &m_trials[*m_best] : nullptr;
+}
 
-double TuningSession::elapsed() const { return m_preloadedS + (monotonicSeconds() - m_startedAt); }
+double TuningSession::elapsed() const {
+    return m_preloadedS + (monotonicSeconds() - m_startedAt);
+}
 
 StopReason TuningSession::run() {
     m_startedAt = monotonicSeconds();
@@ -66,7 +70,8 @@ StopReason TuningSession::run() {
         }
         measureBatch(batch, m_batches++, strategyMs);
     }
-    SessionStatus status = reason == StopReason::Cancelled ? SessionStatus::Cancelled : SessionStatus::Completed;
+    SessionStatus status =
+        reason == StopReason::Cancelled ? SessionStatus::Cancelled : SessionStatus::Completed;
     for (SessionObserver* observer : m_observers)
         observer->finished(status, reason);
     return reason;
@@ -193,7 +198,8 @@ SessionProgress TuningSession::progressNow() const {
         p.best = m_trials[*m_best].measurement.objective;
     p.invalid = m_invalid;
     if (p.budget && p.evaluations > 0)
-        p.etaS = p.elapsedS / static_cast<double>(p.evaluations) * static_cast<double>(*p.budget - p.evaluations);
+        p.etaS =
+            p.elapsedS / static_cast<double>(p.evaluations) * static_cast<double>(*p.budget - p.evaluations);
     return p;
 }
 

@@ -46,7 +46,8 @@ public:
 
 private:
     std::vector<SearchSpace::Index> nextBatch(std::size_t maxCount, bool& exhausted);
-    void measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber, double strategyMs);
+    void measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber,
+                      double strategyMs);
     void record(Trial trial);
     std::optional<StopReason> stopReason() const;
     bool waitWhilePaused();

@@ -9,25 +9,11 @@ namespace ts {
 
 namespace {
 
-constexpr double kSpread = 0.15;            // log-time spread assumed by the expected improvement
-constexpr std::size_t kStartupChoices = 16; // random candidates per start-up draw
-constexpr std::size_t kTournament = 3;      // contestants per parent selection
-constexpr std::size_t kChildAttempts = 8;   // tries for an acceptable (valid, new) child
-constexpr std::size_t kRandomAttempts = 4;  // draws per random seed looking for an unproposed config
-constexpr std::size_t kCarriedMax = 64;     // unproposed runners-up seeding the next batch
-
-double normalPdf(double z) {
-    return std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
-}
-double normalCdf(double z) {
-    return 0.5 * std::erfc(-z / std::sqrt(2.0));
-}
-
-// Expected improvement of a normal N(mean, sd) below `best` (all in log time).
-double expectedImprovement(double mean, double sd, double best) {
-    double z = (best - mean) / sd;
-    return (best - mean) * normalCdf(z) + sd * normalPdf(z);
-}
+constexpr double kSpread = 0.15;           // log-time spread assumed by the expected improvement
+constexpr std::size_t kTournament = 3;     // contestants per parent selection
+constexpr std::size_t kChildAttempts = 8;  // tries for an acceptable (valid, new) child
+constexpr std::size_t kRandomAttempts = 4; // draws per random seed looking for an unproposed config
+constexpr std::size_t kCarriedMax = 64;    // unproposed runners-up seeding the next batch
 
 std::size_t positive(std::int64_t value) {
     return static_cast<std::size_t>(std::max<std::int64_t>(1, value));
@@ -43,7 +29,8 @@ std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::
 } // namespace
 
 std::vector<OptionSpec> Evolutionary::optionTable() {
-    return {
+    std::vector<OptionSpec> table = commonOptions();
+    std::vector<OptionSpec> own{
         {"population", OptionType::Integer, "128", "Configs in the population evolved on the model"},
         {"generations", OptionType::Integer, "4", "Generations evolved per batch (no measurements)"},
         {"mutation_prob", OptionType::Real, "0.85",
@@ -53,27 +40,13 @@ std::vector<OptionSpec> Evolutionary::optionTable() {
         {"elite", OptionType::Integer, "16", "Best measured configs seeding the population"},
         {"diversity", OptionType::Integer, "2",
          "Picks of a batch differ in at least this many parameters where the population allows"},
-        {"epsilon", OptionType::Real, "0.05", "Chance that a batch slot is a random config instead"},
-        {"batch_max", OptionType::Integer, "8", "Largest batch; batches grow as observations / 16"},
-        {"startup_valid", OptionType::Integer, "3", "Random configs are drawn until this many measured Ok"},
-        {"startup_min", OptionType::Integer, "5", "... and at least this many were evaluated"},
-        {"rounds", OptionType::Integer, "40",
-         "Most boosting rounds per model (early stopping on a held-out slice)"},
-        {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
-        {"threads", OptionType::Integer, "1", "XGBoost threads"},
     };
+    table.insert(table.end(), own.begin(), own.end());
+    return table;
 }
 
-void Evolutionary::onReset() {
-    XgbSettings settings;
-    settings.rounds = static_cast<int>(options().integer("rounds"));
-    settings.maxDepth = static_cast<int>(options().integer("max_depth"));
-    settings.threads = static_cast<int>(options().integer("threads"));
-    m_threads = settings.threads;
-    settings.seed = rng()();
-    m_validity = std::make_unique<XgbValidityModel>(space(), settings);
-    settings.seed = rng()();
-    m_cost = std::make_unique<XgbCostModel>(space(), settings);
+void Evolutionary::onModelReset() {
+    m_cost = std::make_unique<XgbCostModel>(space(), modelSettings());
     m_population = positive(options().integer("population"));
     m_generations = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("generations")));
     m_elite = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("elite")));
@@ -88,68 +61,19 @@ void Evolutionary::onReset() {
     m_archived.clear();
     m_carried.clear();
     m_bestLog = 0.0;
-    m_okCount = 0;
-    m_stale = true;
-    m_predictions.clear();
-}
-
-void Evolutionary::onObserve(std::span<const Trial> trials) {
-    for (const Trial& trial : trials)
-        m_okCount += trial.measurement.status == MeasureStatus::Ok;
-    m_stale = true;
-}
-
-bool Evolutionary::inStartup() const {
-    return m_okCount <
-               static_cast<std::size_t>(std::max<std::int64_t>(2, options().integer("startup_valid"))) ||
-           observed().size() < static_cast<std::size_t>(options().integer("startup_min"));
-}
-
-std::optional<double> Evolutionary::prediction(SearchSpace::Index index) const {
-    auto it = m_predictions.find(index);
-    return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
 void Evolutionary::retrain() {
-    if (!m_stale)
+    if (!takeStale())
         return;
-    m_validity->update(observed());
+    validity().update(observed());
     m_cost->update(observed());
     m_bestLog = std::log(best()->measurement.objective);
-    m_stale = false;
 }
 
 Evolutionary::Index Evolutionary::randomDomainIndex() {
     std::uniform_int_distribution<Index> position(0, domainSize() - 1);
     return space().domainAt(mode(), position(rng()));
-}
-
-std::vector<Evolutionary::Index> Evolutionary::startupDraws(std::size_t count) {
-    // Until both outcomes have been seen, plain random draws; then each draw is the likeliest valid of a
-    // few random candidates, so a space that is mostly invalid does not eat the start-up budget.
-    bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
-    if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
-        return drawUnproposed(count);
-    m_validity->update(observed());
-    std::vector<Index> batch;
-    for (std::size_t slot = 0; slot < count; ++slot) {
-        std::vector<Index> choices;
-        for (std::size_t attempt = 0; attempt < 4 * kStartupChoices && choices.size() < kStartupChoices;
-             ++attempt) {
-            Index index = randomDomainIndex();
-            if (!isProposed(index) && std::find(choices.begin(), choices.end(), index) == choices.end())
-                choices.push_back(index);
-        }
-        if (choices.empty())
-            break;
-        std::vector<double> p = m_validity->predict(choices);
-        std::size_t chosen = std::max_element(p.begin(), p.end()) - p.begin();
-        markProposed(choices[chosen]);
-        batch.push_back(choices[chosen]);
-    }
-    if (batch.empty())
-        batch = drawUnproposed(count);
-    return batch;
 }
 
 std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) {
@@ -161,8 +85,8 @@ std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) 
     if (!fresh.empty()) {
         const FeatureEncoder& encoder = m_cost->encoder();
         std::vector<float> rows = encoder.encode(space(), fresh);
-        XgbMatrix features(rows, fresh.size(), encoder.width(), m_threads);
-        std::vector<double> pValid = m_validity->predict(features);
+        XgbMatrix features(rows, fresh.size(), encoder.width(), threads());
+        std::vector<double> pValid = validity().predict(features);
         std::vector<double> meanLog = m_cost->predictLog(features);
         for (std::size_t i = 0; i < fresh.size(); ++i) {
             m_archived.emplace(fresh[i], m_archive.size());
@@ -319,7 +243,7 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
             }
             if (!markProposed(candidate.index))
                 continue;
-            m_predictions[candidate.index] = std::exp(candidate.meanLog);
+            recordPrediction(candidate.index, std::exp(candidate.meanLog));
             batch.push_back(candidate.index);
             chosen.push_back(std::move(digits));
         }
@@ -334,15 +258,10 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
 std::vector<SearchSpace::Index> Evolutionary::propose(std::size_t maxCount) {
     if (maxCount == 0)
         return {};
-    if (inStartup() || !best()) {
-        // Past startup_min (still short of valid configs) whole batches are drawn.
-        const auto missing = options().integer("startup_min") - static_cast<std::int64_t>(observed().size());
-        return startupDraws(missing > 0 ? std::min(maxCount, static_cast<std::size_t>(missing)) : maxCount);
-    }
+    if (inStartup())
+        return startupDraws(maxCount);
     retrain();
-    std::size_t batch = std::clamp<std::size_t>(observed().size() / 16, 1,
-                                                static_cast<std::size_t>(options().integer("batch_max")));
-    batch = std::min(batch, maxCount);
+    std::size_t batch = batchSize(maxCount);
     m_archive.clear();
     m_archived.clear();
     std::vector<Index> proposed;

@@ -1,10 +1,8 @@
 #pragma once
 
 #include "models/XgbCostModel.h"
-#include "models/XgbValidityModel.h"
-#include "strategies/StrategyBase.h"
+#include "strategies/ModelStrategyBase.h"
 
-#include <map>
 #include <memory>
 #include <unordered_map>
 
@@ -18,13 +16,12 @@ namespace ts {
 // survive). Fitness is P(valid) x expected improvement over the best time so far. The batch is the fittest
 // unproposed configs met during the evolution, kept apart from each other where possible, with
 // epsilon-greedy random slots. Never enumerates the domain, so it scales to spaces of millions of configs.
-class Evolutionary : public StrategyBase {
+class Evolutionary : public ModelStrategyBase {
 public:
     static std::vector<OptionSpec> optionTable();
 
     std::string name() const override { return "evolutionary"; }
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) override;
-    std::optional<double> prediction(SearchSpace::Index index) const override;
 
 private:
     using Index = SearchSpace::Index;
@@ -35,10 +32,7 @@ private:
         double meanLog = 0.0;
     };
 
-    void onReset() override;
-    void onObserve(std::span<const Trial> trials) override;
-    bool inStartup() const;
-    std::vector<Index> startupDraws(std::size_t count);
+    void onModelReset() override;
     void retrain();
     // Archive positions of the seed population: the best measured configs, last batch's runners-up and
     // random configs.
@@ -54,23 +48,18 @@ private:
     std::vector<Index> pick(std::size_t count);
     Index randomDomainIndex();
 
-    std::unique_ptr<XgbValidityModel> m_validity;
     std::unique_ptr<XgbCostModel> m_cost;
     std::vector<Scored> m_archive;
     std::unordered_map<Index, std::size_t> m_archived; // index -> position in m_archive
     std::vector<Index> m_carried;
     std::vector<std::size_t> m_mutable; // parameters with more than one value
     double m_bestLog = 0.0;
-    std::size_t m_okCount = 0;
     std::size_t m_population = 0;
     std::size_t m_generations = 0;
     std::size_t m_elite = 0;
     std::size_t m_diversity = 0;
     double m_mutationProb = 0.0;
     double m_crossoverProb = 0.0;
-    int m_threads = 1;
-    bool m_stale = true;
-    std::map<Index, double> m_predictions;
 };
 
 } // namespace ts

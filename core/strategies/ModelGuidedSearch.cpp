@@ -8,54 +8,30 @@ namespace ts {
 
 namespace {
 
-double normalPdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI); }
-double normalCdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
-
 constexpr double kStageOneSpread = 0.15; // log-time spread assumed before the ensemble is consulted
 constexpr std::size_t kShortlistMin = 1024;
 constexpr std::size_t kShortlistPerSlot = 32;
-constexpr std::size_t kStartupChoices = 16;    // random candidates per start-up draw
-constexpr std::size_t kCarried = 256;             // shortlist entries kept as candidates for the next batch
+constexpr std::size_t kCarried = 256;               // shortlist entries kept as candidates for the next batch
 constexpr std::size_t kNeighbourhoodsPerBatch = 10; // best configs whose neighbours join the pool
-
-// Expected improvement of a normal N(mean, sd) below `best` (all in log time).
-double expectedImprovement(double mean, double sd, double best) {
-    double z = (best - mean) / sd;
-    return (best - mean) * normalCdf(z) + sd * normalPdf(z);
-}
 
 } // namespace
 
 std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
-    return {
-        {"startup_valid", OptionType::Integer, "3", "Random configs are drawn until this many measured Ok"},
-        {"startup_min", OptionType::Integer, "5", "... and at least this many were evaluated"},
-        {"batch_max", OptionType::Integer, "8", "Largest batch"},
-        {"batch_growth", OptionType::Integer, "16", "Observations per batch slot: batches grow as observations / this"},
-        {"min_spread", OptionType::Real, "0.01", "Smallest log-time spread assumed by expected improvement"},
-        {"ensemble", OptionType::Integer, "3", "Regressors whose spread gives the uncertainty"},
-        {"epsilon", OptionType::Real, "0.05", "Chance that a batch slot is a random config instead"},
-        {"rounds", OptionType::Integer, "40", "Most boosting rounds per model (early stopping on a held-out slice)"},
-        {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
+    std::vector<OptionSpec> table = commonOptions();
+    table.push_back({"ensemble", OptionType::Integer, "3", "Regressors whose spread gives the uncertainty"});
+    table.push_back(
+        {"min_spread", OptionType::Real, "0.01", "Smallest log-time spread assumed by expected improvement"});
+    table.push_back(
         {"pool", OptionType::Integer, "16384",
-         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"},
-        {"threads", OptionType::Integer, "1", "XGBoost threads"},
-    };
+         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"});
+    return table;
 }
 
-void ModelGuidedSearch::onReset() {
-    XgbSettings settings;
-    settings.rounds = static_cast<int>(options().integer("rounds"));
-    settings.maxDepth = static_cast<int>(options().integer("max_depth"));
-    settings.threads = static_cast<int>(options().integer("threads"));
-    m_threads = settings.threads;
-    settings.seed = rng()();
-    m_validity = std::make_unique<XgbValidityModel>(space(), settings);
+void ModelGuidedSearch::onModelReset() {
     m_ensemble.clear();
     auto members = std::max<std::int64_t>(1, options().integer("ensemble"));
     for (std::int64_t k = 0; k < members; ++k) {
-        XgbSettings member = settings;
-        member.seed = rng()();
+        XgbSettings member = modelSettings();
         if (members > 1) {
             member.subsample = 0.8;
             member.columnSample = 0.8;
@@ -65,34 +41,14 @@ void ModelGuidedSearch::onReset() {
     m_domainFeatures.reset();
     m_domain.clear();
     m_carried.clear();
-    m_okCount = 0;
-    m_stale = true;
-    m_predictions.clear();
-}
-
-void ModelGuidedSearch::onObserve(std::span<const Trial> trials) {
-    for (const Trial& trial : trials)
-        m_okCount += trial.measurement.status == MeasureStatus::Ok;
-    m_stale = true;
-}
-
-bool ModelGuidedSearch::inStartup() const {
-    return m_okCount < static_cast<std::size_t>(std::max<std::int64_t>(2, options().integer("startup_valid"))) ||
-           observed().size() < static_cast<std::size_t>(options().integer("startup_min"));
-}
-
-std::optional<double> ModelGuidedSearch::prediction(SearchSpace::Index index) const {
-    auto it = m_predictions.find(index);
-    return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
 void ModelGuidedSearch::retrain() {
-    if (!m_stale)
+    if (!takeStale())
         return;
-    m_validity->update(observed());
+    validity().update(observed());
     for (auto& member : m_ensemble)
         member->update(observed());
-    m_stale = false;
 }
 
 ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
@@ -104,7 +60,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
             for (SearchSpace::Index i = 0; i < domainSize(); ++i)
                 m_domain[i] = space().domainAt(mode(), i);
             std::vector<float> rows = encoder.encode(space(), m_domain);
-            m_domainFeatures = std::make_unique<XgbMatrix>(rows, m_domain.size(), encoder.width(), m_threads);
+            m_domainFeatures = std::make_unique<XgbMatrix>(rows, m_domain.size(), encoder.width(), threads());
         }
         return {m_domain, nullptr};
     }
@@ -122,8 +78,9 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
         if (trial.measurement.status == MeasureStatus::Ok)
             ok.push_back(&trial);
     std::sort(ok.begin(), ok.end(), [](const Trial* a, const Trial* b) {
-        return a->measurement.objective != b->measurement.objective ? a->measurement.objective < b->measurement.objective
-                                                                     : a->index < b->index;
+        return a->measurement.objective != b->measurement.objective
+                   ? a->measurement.objective < b->measurement.objective
+                   : a->index < b->index;
     });
     for (std::size_t i = 0; i < std::min<std::size_t>(ok.size(), kNeighbourhoodsPerBatch); ++i)
         for (SearchSpace::Index n : space().neighbours(ok[i]->index, Neighbourhood::Hamming, mode()))
@@ -132,7 +89,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
     std::sort(pool.begin(), pool.end());
     pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
     std::vector<float> rows = encoder.encode(space(), pool);
-    auto features = std::make_unique<XgbMatrix>(rows, pool.size(), encoder.width(), m_threads);
+    auto features = std::make_unique<XgbMatrix>(rows, pool.size(), encoder.width(), threads());
     return {std::move(pool), std::move(features)};
 }
 
@@ -140,7 +97,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
     const double bestLog = std::log(best()->measurement.objective);
     // Stage one scores every candidate with the validity model and one regressor and a fixed spread.
-    std::vector<double> pValid = m_validity->predict(features);
+    std::vector<double> pValid = validity().predict(features);
     std::vector<double> mean = m_ensemble.front()->predictLog(features);
     std::vector<std::size_t> order;
     std::vector<double> score(pool.indices.size());
@@ -168,7 +125,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     if (m_ensemble.size() > 1 && size > 0) {
         const FeatureEncoder& encoder = m_ensemble.front()->encoder();
         std::vector<float> rows = encoder.encode(space(), list.indices);
-        XgbMatrix shortFeatures(rows, size, encoder.width(), m_threads);
+        XgbMatrix shortFeatures(rows, size, encoder.width(), threads());
         for (std::size_t k = 1; k < m_ensemble.size(); ++k) {
             std::vector<double> prediction = m_ensemble[k]->predictLog(shortFeatures);
             for (std::size_t i = 0; i < size; ++i) {
@@ -207,51 +164,19 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
         SearchSpace::Index index = list.indices[order[slot]];
         if (!markProposed(index))
             continue;
-        m_predictions[index] = std::exp(list.meanLog[order[slot]]);
+        recordPrediction(index, std::exp(list.meanLog[order[slot]]));
         batch.push_back(index);
     }
-    return batch;
-}
-
-std::vector<SearchSpace::Index> ModelGuidedSearch::startupDraws(std::size_t count) {
-    // Until both outcomes have been seen, plain random draws; then each draw is the likeliest valid of a
-    // few random candidates, so a space that is mostly invalid does not eat the start-up budget.
-    bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
-    if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
-        return drawUnproposed(count);
-    m_validity->update(observed());
-    std::vector<SearchSpace::Index> batch;
-    std::uniform_int_distribution<SearchSpace::Index> pickPosition(0, domainSize() - 1);
-    for (std::size_t slot = 0; slot < count; ++slot) {
-        std::vector<SearchSpace::Index> choices;
-        for (std::size_t attempt = 0; attempt < 4 * kStartupChoices && choices.size() < kStartupChoices; ++attempt) {
-            SearchSpace::Index index = space().domainAt(mode(), pickPosition(rng()));
-            if (!isProposed(index) && std::find(choices.begin(), choices.end(), index) == choices.end())
-                choices.push_back(index);
-        }
-        if (choices.empty())
-            break;
-        std::vector<double> p = m_validity->predict(choices);
-        std::size_t best = std::max_element(p.begin(), p.end()) - p.begin();
-        markProposed(choices[best]);
-        batch.push_back(choices[best]);
-    }
-    if (batch.empty())
-        batch = drawUnproposed(count);
     return batch;
 }
 
 std::vector<SearchSpace::Index> ModelGuidedSearch::propose(std::size_t maxCount) {
     if (maxCount == 0)
         return {};
-    if (inStartup() || !best()) {
-        std::size_t wanted = std::max<std::size_t>(1, options().integer("startup_min") - observed().size());
-        return startupDraws(std::min(maxCount, wanted));
-    }
+    if (inStartup())
+        return startupDraws(maxCount);
     retrain();
-    std::size_t batch = std::clamp<std::size_t>(observed().size() / std::max<std::int64_t>(1, options().integer("batch_growth")), 1,
-                                                static_cast<std::size_t>(options().integer("batch_max")));
-    batch = std::min(batch, maxCount);
+    std::size_t batch = batchSize(maxCount);
     Candidates pool = candidates();
     Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * batch));
     std::vector<SearchSpace::Index> proposed = pick(list, batch);

@@ -1,10 +1,8 @@
 #pragma once
 
 #include "models/XgbCostModel.h"
-#include "models/XgbValidityModel.h"
-#include "strategies/StrategyBase.h"
+#include "strategies/ModelStrategyBase.h"
 
-#include <map>
 #include <memory>
 
 namespace ts {
@@ -16,13 +14,12 @@ namespace ts {
 // epsilon-greedy exploration. Candidates are the whole domain when it is small enough to score at once, and
 // otherwise a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow
 // with the evidence.
-class ModelGuidedSearch : public StrategyBase {
+class ModelGuidedSearch : public ModelStrategyBase {
 public:
     static std::vector<OptionSpec> optionTable();
 
     std::string name() const override { return "xgb"; }
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) override;
-    std::optional<double> prediction(SearchSpace::Index index) const override;
 
 private:
     struct Candidates {
@@ -34,25 +31,17 @@ private:
         std::vector<double> pValid, meanLog, score;
     };
 
-    void onReset() override;
-    void onObserve(std::span<const Trial> trials) override;
-    bool inStartup() const;
-    std::vector<SearchSpace::Index> startupDraws(std::size_t count);
+    void onModelReset() override;
     void retrain();
     Candidates candidates();
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
 
-    std::unique_ptr<XgbValidityModel> m_validity;
     std::vector<std::unique_ptr<XgbCostModel>> m_ensemble;
     std::unique_ptr<XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
     std::vector<SearchSpace::Index> m_domain;
     std::vector<SearchSpace::Index> m_carried;
-    std::size_t m_okCount = 0;
-    int m_threads = 1;
-    bool m_stale = true;
-    std::map<SearchSpace::Index, double> m_predictions;
 };
 
 } // namespace ts

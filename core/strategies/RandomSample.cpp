@@ -2,6 +2,8 @@
 
 namespace ts {
 
-std::vector<SearchSpace::Index> RandomSample::propose(std::size_t maxCount) { return drawUnproposed(maxCount); }
+std::vector<SearchSpace::Index> RandomSample::propose(std::size_t maxCount) {
+    return drawUnproposed(maxCount);
+}
 
 } // namespace ts

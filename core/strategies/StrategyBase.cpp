@@ -24,7 +24,9 @@ void StrategyBase::observe(std::span<const Trial> trials) {
     onObserve(trials);
 }
 
-bool StrategyBase::markProposed(SearchSpace::Index index) { return m_proposed.insert(index).second; }
+bool StrategyBase::markProposed(SearchSpace::Index index) {
+    return m_proposed.insert(index).second;
+}
 
 SearchSpace::Index StrategyBase::permutationAt(SearchSpace::Index k) {
     auto lookup = [this](SearchSpace::Index position) {

@@ -89,13 +89,21 @@ StrategyOptions::StrategyOptions(const std::string& strategy, const std::vector<
     }
 }
 
-std::int64_t StrategyOptions::integer(const std::string& name) const { return *parseInteger(m_values.at(name)); }
+std::int64_t StrategyOptions::integer(const std::string& name) const {
+    return *parseInteger(m_values.at(name));
+}
 
-double StrategyOptions::real(const std::string& name) const { return *parseReal(m_values.at(name)); }
+double StrategyOptions::real(const std::string& name) const {
+    return *parseReal(m_values.at(name));
+}
 
-bool StrategyOptions::boolean(const std::string& name) const { return *parseBool(m_values.at(name)); }
+bool StrategyOptions::boolean(const std::string& name) const {
+    return *parseBool(m_values.at(name));
+}
 
-const std::string& StrategyOptions::text(const std::string& name) const { return m_values.at(name); }
+const std::string& StrategyOptions::text(const std::string& name) const {
+    return m_values.at(name);
+}
 
 std::string StrategyOptions::toJson() const {
     nlohmann::json object = nlohmann::json::object();

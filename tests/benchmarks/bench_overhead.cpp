@@ -26,13 +26,15 @@ int main(int argc, char** argv) {
         for (std::string name; std::getline(stream, name, ',');)
             names.push_back(name);
     }
-    fmt::print("dataset {} ({} configs in the product), product mode, 1000 observations, batch of 64, {} runs\n",
-               path, dataset->space.productSize(), runs);
+    fmt::print(
+        "dataset {} ({} configs in the product), product mode, 1000 observations, batch of 64, {} runs\n",
+        path, dataset->space.productSize(), runs);
     for (const std::string& name : names) {
         std::vector<double> times;
         for (int run = 0; run < runs; ++run) {
             auto strategy = registry.create(name);
-            strategy->reset({&dataset->space, SpaceMode::Product, std::uint64_t(run), registry.options(name, {})});
+            strategy->reset(
+                {&dataset->space, SpaceMode::Product, std::uint64_t(run), registry.options(name, {})});
             ReplayBackend backend(dataset);
             // Observations come from the strategy itself, so its internal state is what a real run has.
             std::vector<Trial> trials;
@@ -58,10 +60,11 @@ int main(int argc, char** argv) {
             }
             auto start = std::chrono::steady_clock::now();
             auto batch = strategy->propose(64);
-            times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            times.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
         std::sort(times.begin(), times.end());
-        fmt::print("{:<22} median {:8.2f} ms  min {:8.2f} ms  max {:8.2f} ms\n", name, times[times.size() / 2],
-                   times.front(), times.back());
+        fmt::print("{:<22} median {:8.2f} ms  min {:8.2f} ms  max {:8.2f} ms\n", name,
+                   times[times.size() / 2], times.front(), times.back());
     }
 }

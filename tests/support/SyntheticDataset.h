@@ -12,8 +12,9 @@ namespace ts::test {
 inline std::shared_ptr<Dataset> syntheticDataset(int invalidEvery = 5) {
     std::vector<Parameter> parameters{
         {"x", ParameterType::Integer, {std::int64_t{1}, std::int64_t{2}, std::int64_t{4}, std::int64_t{8}}},
-        {"y", ParameterType::Integer, {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{4},
-                                       std::int64_t{5}}},
+        {"y",
+         ParameterType::Integer,
+         {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{4}, std::int64_t{5}}},
         {"z", ParameterType::String, {std::string("a"), std::string("b"), std::string("c")}}};
     SearchSpace product(parameters, {});
     auto dataset = std::make_shared<Dataset>();

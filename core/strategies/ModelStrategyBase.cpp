@@ -1,0 +1,111 @@
+#include "strategies/ModelStrategyBase.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ts {
+
+namespace {
+constexpr std::size_t kStartupChoices = 16; // random candidates per validity-guided start-up draw
+} // namespace
+
+std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
+    return {
+        {"startup_valid", OptionType::Integer, "3", "Random configs are drawn until this many measured Ok"},
+        {"startup_min", OptionType::Integer, "5", "... and at least this many were evaluated"},
+        {"batch_max", OptionType::Integer, "8", "Largest batch"},
+        {"batch_growth", OptionType::Integer, "16",
+         "Observations per batch slot: batches grow as observations / this"},
+        {"epsilon", OptionType::Real, "0.05", "Chance that a batch slot is a random config instead"},
+        {"rounds", OptionType::Integer, "40",
+         "Most boosting rounds per model (early stopping on a held-out slice)"},
+        {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
+        {"threads", OptionType::Integer, "1", "XGBoost threads"},
+    };
+}
+
+double ModelStrategyBase::expectedImprovement(double mean, double sd, double best) {
+    double z = (best - mean) / sd;
+    double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0));
+    double pdf = std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
+    return (best - mean) * cdf + sd * pdf;
+}
+
+XgbSettings ModelStrategyBase::modelSettings() {
+    XgbSettings settings;
+    settings.rounds = static_cast<int>(options().integer("rounds"));
+    settings.maxDepth = static_cast<int>(options().integer("max_depth"));
+    settings.threads = static_cast<int>(std::max<std::int64_t>(1, options().integer("threads")));
+    settings.seed = rng()();
+    return settings;
+}
+
+void ModelStrategyBase::onReset() {
+    XgbSettings settings = modelSettings();
+    m_threads = settings.threads;
+    m_validity = std::make_unique<XgbValidityModel>(space(), settings);
+    m_okCount = 0;
+    m_stale = true;
+    m_predictions.clear();
+    onModelReset();
+}
+
+void ModelStrategyBase::onObserve(std::span<const Trial> trials) {
+    for (const Trial& trial : trials)
+        m_okCount += trial.measurement.status == MeasureStatus::Ok;
+    m_stale = true;
+}
+
+bool ModelStrategyBase::takeStale() {
+    bool stale = m_stale;
+    m_stale = false;
+    return stale;
+}
+
+std::optional<double> ModelStrategyBase::prediction(SearchSpace::Index index) const {
+    auto it = m_predictions.find(index);
+    return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+bool ModelStrategyBase::inStartup() const {
+    return m_okCount <
+               static_cast<std::size_t>(std::max<std::int64_t>(2, options().integer("startup_valid"))) ||
+           observed().size() < static_cast<std::size_t>(options().integer("startup_min")) || !best();
+}
+
+std::size_t ModelStrategyBase::batchSize(std::size_t maxCount) const {
+    auto growth = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_growth")));
+    auto largest = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_max")));
+    return std::min(std::clamp<std::size_t>(observed().size() / growth, 1, largest), maxCount);
+}
+
+std::vector<SearchSpace::Index> ModelStrategyBase::startupDraws(std::size_t maxCount) {
+    auto missing = options().integer("startup_min") - static_cast<std::int64_t>(observed().size());
+    std::size_t count = std::min<std::size_t>(maxCount, std::max<std::int64_t>(1, missing));
+    bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
+    if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
+        return drawUnproposed(count);
+    m_validity->update(observed());
+    std::vector<SearchSpace::Index> batch;
+    std::uniform_int_distribution<SearchSpace::Index> position(0, domainSize() - 1);
+    for (std::size_t slot = 0; slot < count; ++slot) {
+        std::vector<SearchSpace::Index> choices;
+        for (std::size_t attempt = 0; attempt < 4 * kStartupChoices && choices.size() < kStartupChoices;
+             ++attempt) {
+            SearchSpace::Index index = space().domainAt(mode(), position(rng()));
+            if (!isProposed(index) && std::find(choices.begin(), choices.end(), index) == choices.end())
+                choices.push_back(index);
+        }
+        if (choices.empty())
+            break;
+        std::vector<double> p = m_validity->predict(choices);
+        std::size_t chosen = std::max_element(p.begin(), p.end()) - p.begin();
+        markProposed(choices[chosen]);
+        batch.push_back(choices[chosen]);
+    }
+    if (batch.empty())
+        batch = drawUnproposed(count);
+    return batch;
+}
+
+} // namespace ts

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "models/XgbSettings.h"
+#include "models/XgbValidityModel.h"
+#include "strategies/StrategyBase.h"
+
+#include <map>
+#include <memory>
+
+namespace ts {
+
+// What the model-guided strategies (`xgb`, `evolutionary`) share: their common options, an adaptive random
+// start that turns validity-guided once both outcomes have been seen, the XGBoost validity classifier,
+// batches that grow with the evidence, and the predictions recorded for the trials.
+class ModelStrategyBase : public StrategyBase {
+public:
+    std::optional<double> prediction(SearchSpace::Index index) const override;
+
+protected:
+    // The options of this base, to be joined with a strategy's own.
+    static std::vector<OptionSpec> commonOptions();
+    // Expected improvement of N(mean, sd) below `best` (log time).
+    static double expectedImprovement(double mean, double sd, double best);
+
+    // Called at the end of reset, after the validity model exists.
+    virtual void onModelReset() {}
+
+    // Start-up draws are due while too few configs (or too few Ok ones) were measured.
+    bool inStartup() const;
+    // Random draws for the start-up; each is the likeliest valid of a few random candidates once the
+    // classifier can be trained, so a mostly invalid space does not eat the start-up budget.
+    std::vector<SearchSpace::Index> startupDraws(std::size_t maxCount);
+    // observations / batch_growth, between 1 and batch_max and at most maxCount.
+    std::size_t batchSize(std::size_t maxCount) const;
+
+    // Model settings from the options, with a fresh seed from the strategy's rng.
+    XgbSettings modelSettings();
+    XgbValidityModel& validity() { return *m_validity; }
+    const XgbValidityModel& validity() const { return *m_validity; }
+    int threads() const { return m_threads; }
+    // True once after each observation: the models need retraining.
+    bool takeStale();
+    void recordPrediction(SearchSpace::Index index, double milliseconds) {
+        m_predictions[index] = milliseconds;
+    }
+
+private:
+    void onReset() final;
+    void onObserve(std::span<const Trial> trials) final;
+
+    std::unique_ptr<XgbValidityModel> m_validity;
+    std::size_t m_okCount = 0;
+    int m_threads = 1;
+    bool m_stale = true;
+    std::map<SearchSpace::Index, double> m_predictions;
+};
+
+} // namespace ts
