@@ -5,8 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <sstream>
 #include <fmt/format.h>
+#include <sstream>
 #include <unistd.h>
 
 namespace ts::cli {
@@ -15,7 +15,8 @@ std::shared_ptr<const Dataset> loadDataset(const std::string& path) {
     return std::make_shared<const Dataset>(readDataset(path));
 }
 
-std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items, const std::string& flag) {
+std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items,
+                                                  const std::string& flag) {
     std::map<std::string, std::string> result;
     for (const std::string& item : items) {
         auto eq = item.find('=');

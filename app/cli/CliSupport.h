@@ -14,7 +14,8 @@ namespace ts::cli {
 std::shared_ptr<const Dataset> loadDataset(const std::string& path);
 
 // "k=v" pairs into a map; throws Error naming the malformed item.
-std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items, const std::string& flag);
+std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>& items,
+                                                  const std::string& flag);
 
 // Comma-separated items, empty ones dropped.
 std::vector<std::string> splitList(const std::string& text);

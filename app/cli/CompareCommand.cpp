@@ -1,6 +1,6 @@
 #include "CliSupport.h"
-#include "CompareReport.h"
 #include "Commands.h"
+#include "CompareReport.h"
 
 #include "analysis/Comparison.h"
 #include "util/Error.h"
@@ -27,7 +27,8 @@ struct CompareOptions {
     unsigned threads = 0;
 };
 
-std::map<std::string, std::map<std::string, std::string>> parseStrategyOptions(const std::vector<std::string>& items) {
+std::map<std::string, std::map<std::string, std::string>>
+parseStrategyOptions(const std::vector<std::string>& items) {
     std::map<std::string, std::map<std::string, std::string>> result;
     for (const auto& [key, value] : parseKeyValues(items, "--option")) {
         auto dot = key.find('.');
@@ -84,12 +85,8 @@ void runCompare(const CompareOptions& o) {
     printTable(result, settings, datasets);
     if (!o.trace.empty())
         writeTrace(o.trace, result, datasets);
-    if (!o.json.empty()) {
-        std::ofstream out(o.json);
-        out << toJson(result, settings, datasets).dump(2) << '\n';
-        if (!out)
-            throw Error(fmt::format("Cannot write the JSON file {}.", o.json));
-    }
+    if (!o.json.empty())
+        writeJson(o.json, result, settings, datasets);
 }
 
 } // namespace

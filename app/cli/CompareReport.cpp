@@ -1,6 +1,9 @@
 #include "CompareReport.h"
 
+#include "util/Error.h"
+
 #include <fmt/format.h>
+#include <fstream>
 
 namespace ts::cli {
 
@@ -40,7 +43,9 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
         fmt::print("{}\n", tail);
     };
     for (std::size_t d = 0; d < datasets.size(); ++d) {
-        header(fmt::format("{} / {}", datasets[d]->kernelName, datasets[d]->deviceName));
+        header(fmt::format("{} / {}", datasets[d]->kernelName,
+                           datasets[d]->deviceName.empty() ? datasets[d]->path.filename().string()
+                                                           : datasets[d]->deviceName));
         for (const auto& [strategy, perDataset] : result.fraction)
             row(strategy, perDataset[d], "");
         row("(random, exact expectation)", result.randomExpectation[d], "");
@@ -52,6 +57,14 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
                "vs random sampling (0 = random, 1 = optimum at once)\n",
                settings.repeats, toString(settings.mode));
     fmt::print("{} runs in {:.2f} s\n", result.runs.size(), result.seconds);
+}
+
+void writeJson(const std::string& path, const CompareResult& result, const CompareSettings& settings,
+               const std::vector<std::shared_ptr<const Dataset>>& datasets) {
+    std::ofstream out(path);
+    out << toJson(result, settings, datasets).dump(2) << '\n';
+    if (!out)
+        throw Error(fmt::format("Cannot write the JSON file {}.", path));
 }
 
 } // namespace ts::cli

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace ts::cli {
@@ -11,6 +12,10 @@ namespace ts::cli {
 // The scores of a comparison as JSON (per dataset and per strategy, with the random-sampling expectation).
 nlohmann::json toJson(const CompareResult& result, const CompareSettings& settings,
                       const std::vector<std::shared_ptr<const Dataset>>& datasets);
+
+// Writes toJson() to a file; throws Error naming the file when it cannot be written.
+void writeJson(const std::string& path, const CompareResult& result, const CompareSettings& settings,
+               const std::vector<std::shared_ptr<const Dataset>>& datasets);
 
 // The table `compare` and `score` print: fraction of optimum per dataset and budget, the exact expectation of
 // random sampling, and the mean over datasets with the methodology score.

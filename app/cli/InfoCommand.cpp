@@ -20,7 +20,8 @@ void runInfo(const InfoOptions& options) {
     auto median = dataset->medianObjective();
     std::optional<SearchSpace::Index> fastest;
     for (const auto& [index, m] : dataset->entries)
-        if (m.status == MeasureStatus::Ok && optimum && m.objective == *optimum && (!fastest || index < *fastest))
+        if (m.status == MeasureStatus::Ok && optimum && m.objective == *optimum &&
+            (!fastest || index < *fastest))
             fastest = index;
     if (options.json) {
         nlohmann::json out{{"file", options.dataset},
@@ -48,7 +49,8 @@ void runInfo(const InfoOptions& options) {
         fmt::print("  {:<14}{} values ({})\n", p.name, p.values.size(), toString(p.type));
     fmt::print("product size    {}\n", space.productSize());
     fmt::print("configs in file {}\n", space.validCount());
-    fmt::print("valid           {} ({} failed)\n", dataset->okCount(), space.validCount() - dataset->okCount());
+    fmt::print("valid           {} ({} failed)\n", dataset->okCount(),
+               space.validCount() - dataset->okCount());
     if (optimum) {
         fmt::print("fastest         {:.6g} ms  [{}]\n", *optimum, describeConfig(space, *fastest));
         fmt::print("median          {:.6g} ms\n", *median);
@@ -61,7 +63,8 @@ void runInfo(const InfoOptions& options) {
 
 void addInfoCommand(CLI::App& app) {
     auto options = std::make_shared<InfoOptions>();
-    CLI::App* cmd = app.add_subcommand("info", "Describe a replay dataset (Kernel Tuner cache, T4 or KTT file)");
+    CLI::App* cmd =
+        app.add_subcommand("info", "Describe a replay dataset (Kernel Tuner cache, T4 or KTT file)");
     cmd->add_option("dataset", options->dataset, "Dataset file (.json or .json.gz)")->required();
     cmd->add_flag("--json", options->json, "Machine-readable output");
     cmd->callback([options] { runInfo(*options); });

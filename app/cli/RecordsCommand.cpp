@@ -35,12 +35,13 @@ void showSession(const RecordsOptions& o) {
     auto session = store.session(o.session);
     if (!session)
         throw Error(fmt::format("Session {} is not in {}.", o.session, store.path().string()));
-    fmt::print("session {}: {} on {} ({}), strategy {} {}, seed {}, {} mode, budget {}, status {}\n", session->id,
-               session->kernel, session->device, session->backend, session->strategy, session->options,
-               session->seed, session->spaceMode, session->budget, session->status);
+    fmt::print("session {}: {} on {} ({}), strategy {} {}, seed {}, {} mode, budget {}, status {}\n",
+               session->id, session->kernel, session->device, session->backend, session->strategy,
+               session->options, session->seed, session->spaceMode, session->budget, session->status);
     fmt::print("{:>6} {:<14} {:>12} {:>8}  {}\n", "#", "status", "time ms", "cv", "config");
     for (const StoredTrial& t : store.trials(o.session))
-        fmt::print("{:>6} {:<14} {:>12.6g} {:>8.4f}  {}\n", t.number + 1, t.status, t.objective, t.cv, t.config);
+        fmt::print("{:>6} {:<14} {:>12.6g} {:>8.4f}  {}\n", t.number + 1, t.status, t.objective, t.cv,
+                   t.config);
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 #include "CliSupport.h"
-#include "CompareReport.h"
 #include "Commands.h"
+#include "CompareReport.h"
 
 #include "util/Error.h"
 
@@ -33,7 +33,8 @@ std::optional<std::size_t> findDataset(const std::vector<std::shared_ptr<const D
     return std::nullopt;
 }
 
-std::vector<CompareRun> readTrace(const std::string& path, const std::vector<std::shared_ptr<const Dataset>>& datasets,
+std::vector<CompareRun> readTrace(const std::string& path,
+                                  const std::vector<std::shared_ptr<const Dataset>>& datasets,
                                   std::int64_t budget, std::vector<std::string>& strategies) {
     std::ifstream in(path);
     if (!in)
@@ -44,17 +45,18 @@ std::vector<CompareRun> readTrace(const std::string& path, const std::vector<std
         if (text.find_first_not_of(" \t\r") == std::string::npos)
             continue;
         nlohmann::json item = nlohmann::json::parse(text, nullptr, false);
-        if (item.is_discarded() || !item.is_object() || !item.contains("strategy") || !item.contains("dataset") ||
-            !item.contains("configs") || !item["configs"].is_array())
-            throw Error(fmt::format("{}:{}: not a trace line (JSON with strategy, dataset, seed, configs).", path,
-                                    line));
+        if (item.is_discarded() || !item.is_object() || !item.contains("strategy") ||
+            !item.contains("dataset") || !item.contains("configs") || !item["configs"].is_array())
+            throw Error(fmt::format("{}:{}: not a trace line (JSON with strategy, dataset, seed, configs).",
+                                    path, line));
         auto dataset = findDataset(datasets, item["dataset"].get<std::string>());
         if (!dataset)
             throw Error(fmt::format("{}:{}: dataset {} was not given with --dataset.", path, line,
                                     item["dataset"].get<std::string>()));
         std::vector<SearchSpace::Index> configs;
         for (const auto& key : item["configs"]) {
-            auto index = key.is_string() ? datasets[*dataset]->space.indexOfKey(key.get<std::string>()) : std::nullopt;
+            auto index =
+                key.is_string() ? datasets[*dataset]->space.indexOfKey(key.get<std::string>()) : std::nullopt;
             if (!index)
                 throw Error(fmt::format("{}:{}: config {} is not in the space of {}.", path, line, key.dump(),
                                         datasets[*dataset]->path.string()));
@@ -90,12 +92,8 @@ void runScore(const ScoreOptions& o) {
         settings.repeats = std::max(settings.repeats, count / static_cast<int>(datasets.size()));
     CompareResult result = Comparison::score(datasets, settings, std::move(runs));
     printTable(result, settings, datasets);
-    if (!o.json.empty()) {
-        std::ofstream out(o.json);
-        out << toJson(result, settings, datasets).dump(2) << '\n';
-        if (!out)
-            throw Error(fmt::format("Cannot write the JSON file {}.", o.json));
-    }
+    if (!o.json.empty())
+        writeJson(o.json, result, settings, datasets);
 }
 
 } // namespace
@@ -106,7 +104,8 @@ void addScoreCommand(CLI::App& app) {
     cmd->add_option("--dataset", o->datasets, "Replay datasets the trace refers to (repeatable)")->required();
     cmd->add_option("--trace", o->trace, "Trace file: one JSON line per run")->required();
     cmd->add_option("--budgets", o->budgets, "Comma-separated evaluation budgets")->capture_default_str();
-    cmd->add_option("--space", o->space, "Space mode the runs used: product or constrained")->capture_default_str();
+    cmd->add_option("--space", o->space, "Space mode the runs used: product or constrained")
+        ->capture_default_str();
     cmd->add_option("--json", o->json, "Write the scores as JSON to this file");
     cmd->callback([o] { runScore(*o); });
 }

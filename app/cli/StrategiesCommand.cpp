@@ -12,7 +12,8 @@ void addStrategiesCommand(CLI::App& app) {
         const StrategyRegistry& registry = StrategyRegistry::builtin();
         for (const std::string& name : registry.names()) {
             const auto& entry = registry.entry(name);
-            fmt::print("{}{}\n    {}\n", name, name == registry.defaultName() ? " (default)" : "", entry.description);
+            fmt::print("{}{}\n    {}\n", name, name == registry.defaultName() ? " (default)" : "",
+                       entry.description);
             for (const OptionSpec& option : entry.options)
                 fmt::print("    --option {}=<{}>  default {}: {}\n", option.name, toString(option.type),
                            option.defaultValue, option.description);

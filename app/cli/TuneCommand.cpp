@@ -22,7 +22,9 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void onInterrupt(int) { g_interrupted = true; }
+extern "C" void onInterrupt(int) {
+    g_interrupted = true;
+}
 
 struct TuneOptions {
     std::string dataset;
@@ -56,8 +58,8 @@ public:
         if (!m_quality.points().empty())
             model = fmt::format(", model spearman {:.2f} top-k {:.2f}", m_quality.points().back().spearman,
                                 m_quality.points().back().topKRecall);
-        m_line.update(fmt::format("[{}{}] best {}, {} invalid, {:.1f} s{}{}", p.evaluations, budget, best, p.invalid,
-                                  p.elapsedS, eta, model),
+        m_line.update(fmt::format("[{}{}] best {}, {} invalid, {:.1f} s{}{}", p.evaluations, budget, best,
+                                  p.invalid, p.elapsedS, eta, model),
                       p.budget && p.evaluations >= *p.budget);
     }
     void finished(SessionStatus, StopReason) override { m_line.finish(); }
@@ -97,12 +99,14 @@ SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, cons
         names.push_back(p.name);
     record.parameters = names.dump();
     record.toolVersion = TUNESCOPE_VERSION;
-    record.startedAt = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    record.startedAt =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     return record;
 }
 
-void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSession& session, std::int64_t sessionId,
-                 StopReason reason, const std::string& strategy, const ModelQualityTracker& quality) {
+void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSession& session,
+                 std::int64_t sessionId, StopReason reason, const std::string& strategy,
+                 const ModelQualityTracker& quality) {
     const Trial* best = session.best();
     auto optimum = dataset.optimum();
     std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation, new best)
@@ -113,8 +117,10 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
             convergence.emplace_back(t.number + 1, current);
         }
     if (o.json) {
-        nlohmann::json out{{"session", sessionId},      {"strategy", strategy},
-                           {"evaluations", session.trials().size()}, {"stop_reason", toString(reason)}};
+        nlohmann::json out{{"session", sessionId},
+                           {"strategy", strategy},
+                           {"evaluations", session.trials().size()},
+                           {"stop_reason", toString(reason)}};
         if (best) {
             out["best"] = {{"config", dataset.space.key(best->index)},
                            {"objective_ms", best->measurement.objective},
@@ -216,10 +222,12 @@ void runTune(const TuneOptions& o) {
 void addTuneCommand(CLI::App& app) {
     auto o = std::make_shared<TuneOptions>();
     CLI::App* cmd = app.add_subcommand("tune", "Tune a kernel: run a search strategy and record every trial");
-    cmd->add_option("--dataset", o->dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)")->required();
+    cmd->add_option("--dataset", o->dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)")
+        ->required();
     cmd->add_option("--strategy", o->strategy, "Search strategy (see `strategies`)")->capture_default_str();
     cmd->add_option("--option", o->options, "Strategy option name=value (repeatable)");
-    cmd->add_option("--constraint", o->constraints, "Restrict the space: a Python-like expression (repeatable)");
+    cmd->add_option("--constraint", o->constraints,
+                    "Restrict the space: a Python-like expression (repeatable)");
     cmd->add_option("--budget", o->budget, "Unique configs to evaluate")->capture_default_str();
     cmd->add_option("--seed", o->seed, "Random seed")->capture_default_str();
     cmd->add_option("--space", o->space, "Space mode: constrained or product")->capture_default_str();
