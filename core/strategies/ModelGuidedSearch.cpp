@@ -19,6 +19,8 @@ constexpr std::size_t kNeighbourhoodsPerBatch = 10; // best configs whose neighb
 std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
     std::vector<OptionSpec> table = commonOptions();
     table.push_back({"ensemble", OptionType::Integer, "3", "Regressors whose spread gives the uncertainty"});
+    table.push_back({"validity_power", OptionType::Real, "1",
+                     "Exponent of P(valid) in the acquisition: higher avoids likely-invalid configs harder"});
     table.push_back(
         {"min_spread", OptionType::Real, "0.01", "Smallest log-time spread assumed by expected improvement"});
     table.push_back(
@@ -96,6 +98,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
 ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool, std::size_t size) const {
     const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
     const double bestLog = std::log(best()->measurement.objective);
+    const double power = options().real("validity_power");
     // Stage one scores every candidate with the validity model and one regressor and a fixed spread.
     std::vector<double> pValid = validity().predict(features);
     std::vector<double> mean = m_ensemble.front()->predictLog(features);
@@ -104,7 +107,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     for (std::size_t i = 0; i < pool.indices.size(); ++i) {
         if (isProposed(pool.indices[i]))
             continue;
-        score[i] = pValid[i] * expectedImprovement(mean[i], kStageOneSpread, bestLog);
+        score[i] = std::pow(pValid[i], power) * expectedImprovement(mean[i], kStageOneSpread, bestLog);
         order.push_back(i);
     }
     size = std::min(size, order.size());
@@ -143,7 +146,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
         // A floor on the spread keeps a little exploration where the ensemble agrees.
         double sd = std::sqrt(variance + floor * floor);
         list.meanLog[i] = m;
-        list.score[i] = list.pValid[i] * expectedImprovement(m, sd, bestLog);
+        list.score[i] = std::pow(list.pValid[i], power) * expectedImprovement(m, sd, bestLog);
     }
     return list;
 }
