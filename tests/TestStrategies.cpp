@@ -119,6 +119,31 @@ private slots:
         }
     }
 
+    // Conformance on a space where 90 % of the product is invalid (and one where all of it is): every
+    // strategy keeps going, finds the optimum within the whole domain's budget, and never repeats a config.
+    void strategiesCopeWithMostlyInvalidSpaces() {
+        auto mostlyInvalid = test::syntheticDataset();
+        for (auto& [index, m] : mostlyInvalid->entries)
+            if (index % 10 != 3 && index != 39) {
+                m.status = MeasureStatus::CompileFailed;
+                m.samples.clear();
+            }
+        auto allInvalid = test::syntheticDataset(1);
+        for (const auto& name : StrategyRegistry::builtin().names()) {
+            for (const auto& dataset : {mostlyInvalid, allInvalid}) {
+                auto s = StrategyRegistry::builtin().create(name);
+                s->reset(
+                    {&dataset->space, SpaceMode::Product, 5, StrategyRegistry::builtin().options(name, {})});
+                auto all = drive(*s, *dataset, 8, 1000);
+                QCOMPARE(all.size(), std::size_t(dataset->space.productSize()));
+                QCOMPARE(std::set<SearchSpace::Index>(all.begin(), all.end()).size(), all.size());
+                if (dataset == mostlyInvalid)
+                    QVERIFY2(std::find(all.begin(), all.end(), SearchSpace::Index(39)) != all.end(),
+                             name.c_str());
+            }
+        }
+    }
+
     void bruteForceWalksInIndexOrder() {
         auto dataset = test::syntheticDataset();
         auto s = StrategyRegistry::builtin().create("brute_force");
