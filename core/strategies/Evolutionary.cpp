@@ -221,7 +221,6 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
         const Scored& y = m_archive[b];
         return x.score != y.score ? x.score > y.score : x.index < y.index;
     });
-    std::bernoulli_distribution explore(options().real("epsilon"));
     std::vector<Index> batch;
     std::vector<std::vector<std::uint32_t>> chosen;
     std::vector<bool> taken(order.size(), false);
@@ -236,16 +235,8 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
                             [&](const auto& other) { return hamming(digits, other) < distance; }))
                 continue;
             taken[slot] = true;
-            if (explore(rng())) {
-                auto random = drawUnproposed(1);
-                batch.insert(batch.end(), random.begin(), random.end());
-                continue;
-            }
-            if (!markProposed(candidate.index))
-                continue;
-            recordPrediction(candidate.index, std::exp(candidate.meanLog));
-            batch.push_back(candidate.index);
-            chosen.push_back(std::move(digits));
+            if (fillSlot(batch, candidate.index, std::exp(candidate.meanLog)))
+                chosen.push_back(std::move(digits));
         }
     }
     m_carried.clear();

@@ -156,20 +156,9 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return list.score[a] > list.score[b]; });
-    std::bernoulli_distribution explore(options().real("epsilon"));
     std::vector<SearchSpace::Index> batch;
-    for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot) {
-        if (explore(rng())) {
-            auto random = drawUnproposed(1);
-            batch.insert(batch.end(), random.begin(), random.end());
-            continue;
-        }
-        SearchSpace::Index index = list.indices[order[slot]];
-        if (!markProposed(index))
-            continue;
-        recordPrediction(index, std::exp(list.meanLog[order[slot]]));
-        batch.push_back(index);
-    }
+    for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot)
+        fillSlot(batch, list.indices[order[slot]], std::exp(list.meanLog[order[slot]]));
     return batch;
 }
 

@@ -62,6 +62,20 @@ bool ModelStrategyBase::takeStale() {
     return stale;
 }
 
+bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
+                                 double predictedMs) {
+    if (std::bernoulli_distribution(options().real("epsilon"))(rng())) {
+        auto random = drawUnproposed(1);
+        batch.insert(batch.end(), random.begin(), random.end());
+        return false;
+    }
+    if (!markProposed(index))
+        return false;
+    m_predictions[index] = predictedMs;
+    batch.push_back(index);
+    return true;
+}
+
 std::optional<double> ModelStrategyBase::prediction(SearchSpace::Index index) const {
     auto it = m_predictions.find(index);
     return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);

@@ -40,9 +40,9 @@ protected:
     int threads() const { return m_threads; }
     // True once after each observation: the models need retraining.
     bool takeStale();
-    void recordPrediction(SearchSpace::Index index, double milliseconds) {
-        m_predictions[index] = milliseconds;
-    }
+    // Fills one batch slot, epsilon-greedy: with probability `epsilon` a random unproposed config, otherwise
+    // `index` (unless it was proposed before), recording its predicted time. True when `index` was taken.
+    bool fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index, double predictedMs);
 
 private:
     void onReset() final;
