@@ -64,8 +64,6 @@ void Evolutionary::onModelReset() {
 }
 
 void Evolutionary::retrain() {
-    if (!takeStale())
-        return;
     validity().update(observed());
     m_cost->update(observed());
     m_bestLog = std::log(best()->measurement.objective);
@@ -246,27 +244,15 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
     return batch;
 }
 
-std::vector<SearchSpace::Index> Evolutionary::propose(std::size_t maxCount) {
-    if (maxCount == 0)
-        return {};
-    if (inStartup())
-        return startupDraws(maxCount);
-    retrain();
-    std::size_t batch = batchSize(maxCount);
+std::vector<SearchSpace::Index> Evolutionary::proposeBatch(std::size_t count) {
     m_archive.clear();
     m_archived.clear();
-    std::vector<Index> proposed;
-    if (!m_mutable.empty()) {
-        std::vector<std::size_t> population = seedPopulation();
-        for (std::size_t generation = 0; generation < m_generations; ++generation)
-            population = nextGeneration(population);
-        proposed = pick(batch);
-    }
-    if (proposed.size() < batch) {
-        auto random = drawUnproposed(batch - proposed.size());
-        proposed.insert(proposed.end(), random.begin(), random.end());
-    }
-    return proposed;
+    if (m_mutable.empty())
+        return {};
+    std::vector<std::size_t> population = seedPopulation();
+    for (std::size_t generation = 0; generation < m_generations; ++generation)
+        population = nextGeneration(population);
+    return pick(count);
 }
 
 } // namespace ts

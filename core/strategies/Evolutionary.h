@@ -21,7 +21,6 @@ public:
     static std::vector<OptionSpec> optionTable();
 
     std::string name() const override { return "evolutionary"; }
-    std::vector<SearchSpace::Index> propose(std::size_t maxCount) override;
 
 private:
     using Index = SearchSpace::Index;
@@ -33,7 +32,8 @@ private:
     };
 
     void onModelReset() override;
-    void retrain();
+    void retrain() override;
+    std::vector<SearchSpace::Index> proposeBatch(std::size_t count) override;
     // Archive positions of the seed population: the best measured configs, last batch's runners-up and
     // random configs.
     std::vector<std::size_t> seedPopulation();

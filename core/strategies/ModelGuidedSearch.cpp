@@ -46,8 +46,6 @@ void ModelGuidedSearch::onModelReset() {
 }
 
 void ModelGuidedSearch::retrain() {
-    if (!takeStale())
-        return;
     validity().update(observed());
     for (auto& member : m_ensemble)
         member->update(observed());
@@ -162,19 +160,11 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     return batch;
 }
 
-std::vector<SearchSpace::Index> ModelGuidedSearch::propose(std::size_t maxCount) {
-    if (maxCount == 0)
-        return {};
-    if (inStartup())
-        return startupDraws(maxCount);
-    retrain();
-    std::size_t batch = batchSize(maxCount);
+std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t count) {
     Candidates pool = candidates();
-    Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * batch));
-    std::vector<SearchSpace::Index> proposed = pick(list, batch);
+    Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * count));
+    std::vector<SearchSpace::Index> proposed = pick(list, count);
     m_carried.assign(list.indices.begin(), list.indices.begin() + std::min(list.indices.size(), kCarried));
-    if (proposed.empty())
-        proposed = drawUnproposed(batch);
     return proposed;
 }
 

@@ -19,7 +19,6 @@ public:
     static std::vector<OptionSpec> optionTable();
 
     std::string name() const override { return "xgb"; }
-    std::vector<SearchSpace::Index> propose(std::size_t maxCount) override;
 
 private:
     struct Candidates {
@@ -32,7 +31,8 @@ private:
     };
 
     void onModelReset() override;
-    void retrain();
+    void retrain() override;
+    std::vector<SearchSpace::Index> proposeBatch(std::size_t count) override;
     Candidates candidates();
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;

@@ -56,10 +56,22 @@ void ModelStrategyBase::onObserve(std::span<const Trial> trials) {
     m_stale = true;
 }
 
-bool ModelStrategyBase::takeStale() {
-    bool stale = m_stale;
-    m_stale = false;
-    return stale;
+std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount) {
+    if (maxCount == 0)
+        return {};
+    if (inStartup())
+        return startupDraws(maxCount);
+    if (m_stale) {
+        retrain();
+        m_stale = false;
+    }
+    std::size_t count = batchSize(maxCount);
+    std::vector<SearchSpace::Index> batch = proposeBatch(count);
+    if (batch.size() < count) {
+        auto random = drawUnproposed(count - batch.size());
+        batch.insert(batch.end(), random.begin(), random.end());
+    }
+    return batch;
 }
 
 bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,

@@ -14,6 +14,9 @@ namespace ts {
 // batches that grow with the evidence, and the predictions recorded for the trials.
 class ModelStrategyBase : public StrategyBase {
 public:
+    // Start-up draws, then (after retraining when there are new observations) a batch of batchSize()
+    // from proposeBatch(), topped up with random unproposed configs when it comes out short.
+    std::vector<SearchSpace::Index> propose(std::size_t maxCount) final;
     std::optional<double> prediction(SearchSpace::Index index) const override;
 
 protected:
@@ -24,6 +27,10 @@ protected:
 
     // Called at the end of reset, after the validity model exists.
     virtual void onModelReset() {}
+    // Retrains the strategy's models on observed(); called only when there are new observations.
+    virtual void retrain() = 0;
+    // Up to `count` unproposed configs chosen with the models (past the start-up, a best trial exists).
+    virtual std::vector<SearchSpace::Index> proposeBatch(std::size_t count) = 0;
 
     // Start-up draws are due while too few configs (or too few Ok ones) were measured.
     bool inStartup() const;
@@ -38,8 +45,6 @@ protected:
     XgbValidityModel& validity() { return *m_validity; }
     const XgbValidityModel& validity() const { return *m_validity; }
     int threads() const { return m_threads; }
-    // True once after each observation: the models need retraining.
-    bool takeStale();
     // Fills one batch slot, epsilon-greedy: with probability `epsilon` a random unproposed config, otherwise
     // `index` (unless it was proposed before), recording its predicted time. True when `index` was taken.
     bool fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index, double predictedMs);
