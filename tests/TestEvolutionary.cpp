@@ -1,4 +1,4 @@
-#include "SyntheticDataset.h"
+#include "StrategyRun.h"
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
 #include "records/DatasetReader.h"
@@ -13,81 +13,19 @@
 
 using namespace ts;
 
-Q_DECLARE_METATYPE(ts::SpaceMode)
+using namespace ts::test;
 
 namespace {
-
-// Forwards to an Evolutionary and keeps every index it proposed, across all calls.
-class RecordingEvolutionary : public Strategy {
-public:
-    std::string name() const override { return evolutionary.name(); }
-    void reset(const StrategyContext& context) override { evolutionary.reset(context); }
-    std::vector<SearchSpace::Index> propose(std::size_t maxCount) override {
-        auto batch = evolutionary.propose(maxCount);
-        if (batch.size() > maxCount)
-            tooLarge = true;
-        proposed.insert(proposed.end(), batch.begin(), batch.end());
-        return batch;
-    }
-    void observe(std::span<const Trial> trials) override { evolutionary.observe(trials); }
-    std::optional<double> prediction(SearchSpace::Index index) const override {
-        return evolutionary.prediction(index);
-    }
-
-    Evolutionary evolutionary;
-    std::vector<SearchSpace::Index> proposed;
-    bool tooLarge = false;
-};
 
 StrategyContext contextFor(const SearchSpace& space, SpaceMode mode, std::uint64_t seed,
                            const std::map<std::string, std::string>& given = {}) {
     return {&space, mode, seed, StrategyOptions("evolutionary", Evolutionary::optionTable(), given)};
 }
 
-struct RunOutcome {
-    std::vector<SearchSpace::Index> proposed;
-    std::vector<Trial> trials;
-    StopReason reason = StopReason::None;
-    bool tooLarge = false;
-};
-
 RunOutcome runEvolutionary(const std::shared_ptr<const Dataset>& dataset, SpaceMode mode, std::uint64_t seed,
                            std::int64_t budget, std::size_t batchSize = 8) {
-    RecordingEvolutionary strategy;
-    strategy.reset(contextFor(dataset->space, mode, seed));
-    ReplayBackend backend(dataset);
-    SessionSettings settings;
-    settings.mode = mode;
-    settings.batchSize = batchSize;
-    settings.stop.maxEvaluations = budget;
-    TuningSession session(dataset->space, backend, strategy, settings);
-    RunOutcome outcome;
-    outcome.reason = session.run();
-    outcome.proposed = strategy.proposed;
-    outcome.trials = session.trials();
-    outcome.tooLarge = strategy.tooLarge;
-    return outcome;
-}
-
-bool unique(const std::vector<SearchSpace::Index>& indices) {
-    return std::set<SearchSpace::Index>(indices.begin(), indices.end()).size() == indices.size();
-}
-
-// The synthetic dataset with every config failed except those whose index is 3 mod 10 (and the optimum).
-std::shared_ptr<Dataset> mostlyInvalidDataset(SearchSpace::Index optimum) {
-    auto dataset = test::syntheticDataset(0);
-    for (auto& [index, measurement] : dataset->entries)
-        if (index % 10 != 3 && index != optimum)
-            measurement.status = MeasureStatus::RuntimeFailed;
-    return dataset;
-}
-
-double fractionOfOptimum(const std::vector<Trial>& trials, double optimum) {
-    double best = INFINITY;
-    for (const Trial& trial : trials)
-        if (trial.measurement.status == MeasureStatus::Ok)
-            best = std::min(best, trial.measurement.objective);
-    return std::isfinite(best) ? optimum / best : 0.0;
+    return runStrategy(std::make_unique<Evolutionary>(), contextFor(dataset->space, mode, seed), dataset,
+                       budget, batchSize);
 }
 
 std::shared_ptr<const Dataset> gemm() {
@@ -113,12 +51,6 @@ std::vector<Trial> measure(const Dataset& dataset, ReplayBackend& backend,
         trials.push_back(trial);
     }
     return trials;
-}
-
-void addModes() {
-    QTest::addColumn<SpaceMode>("mode");
-    QTest::newRow("constrained") << SpaceMode::Constrained;
-    QTest::newRow("product") << SpaceMode::Product;
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-#include "SyntheticDataset.h"
+#include "StrategyRun.h"
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
 #include "records/DatasetReader.h"
@@ -14,85 +14,20 @@
 
 using namespace ts;
 
-Q_DECLARE_METATYPE(ts::SpaceMode)
+using namespace ts::test;
 
 namespace {
-
-// Forwards to a Tpe and keeps every index it proposed, across all calls.
-class RecordingTpe : public Strategy {
-public:
-    std::string name() const override { return tpe.name(); }
-    void reset(const StrategyContext& context) override { tpe.reset(context); }
-    std::vector<SearchSpace::Index> propose(std::size_t maxCount) override {
-        auto batch = tpe.propose(maxCount);
-        if (batch.size() > maxCount)
-            tooLarge = true;
-        proposed.insert(proposed.end(), batch.begin(), batch.end());
-        return batch;
-    }
-    void observe(std::span<const Trial> trials) override { tpe.observe(trials); }
-
-    Tpe tpe;
-    std::vector<SearchSpace::Index> proposed;
-    bool tooLarge = false;
-};
 
 StrategyContext contextFor(const Dataset& dataset, SpaceMode mode, std::uint64_t seed,
                            const std::map<std::string, std::string>& given = {}) {
     return {&dataset.space, mode, seed, StrategyOptions("tpe", Tpe::optionTable(), given)};
 }
 
-struct RunOutcome {
-    std::vector<SearchSpace::Index> proposed;
-    std::vector<Trial> trials;
-    StopReason reason = StopReason::None;
-    bool tooLarge = false;
-};
-
 RunOutcome runTpe(const std::shared_ptr<const Dataset>& dataset, SpaceMode mode, std::uint64_t seed,
                   std::int64_t budget, std::size_t batchSize = 8,
                   const std::map<std::string, std::string>& given = {}) {
-    RecordingTpe strategy;
-    strategy.reset(contextFor(*dataset, mode, seed, given));
-    ReplayBackend backend(dataset);
-    SessionSettings settings;
-    settings.mode = mode;
-    settings.batchSize = batchSize;
-    settings.stop.maxEvaluations = budget;
-    TuningSession session(dataset->space, backend, strategy, settings);
-    RunOutcome outcome;
-    outcome.reason = session.run();
-    outcome.proposed = strategy.proposed;
-    outcome.trials = session.trials();
-    outcome.tooLarge = strategy.tooLarge;
-    return outcome;
-}
-
-bool unique(const std::vector<SearchSpace::Index>& indices) {
-    return std::set<SearchSpace::Index>(indices.begin(), indices.end()).size() == indices.size();
-}
-
-// The synthetic dataset with every config failed except those whose index is 3 mod 10 (and the optimum).
-std::shared_ptr<Dataset> mostlyInvalidDataset(SearchSpace::Index optimum) {
-    auto dataset = test::syntheticDataset(0);
-    for (auto& [index, measurement] : dataset->entries)
-        if (index % 10 != 3 && index != optimum)
-            measurement.status = MeasureStatus::RuntimeFailed;
-    return dataset;
-}
-
-double fractionOfOptimum(const std::vector<Trial>& trials, double optimum) {
-    double best = INFINITY;
-    for (const Trial& trial : trials)
-        if (trial.measurement.status == MeasureStatus::Ok)
-            best = std::min(best, trial.measurement.objective);
-    return std::isfinite(best) ? optimum / best : 0.0;
-}
-
-void addModes() {
-    QTest::addColumn<SpaceMode>("mode");
-    QTest::newRow("constrained") << SpaceMode::Constrained;
-    QTest::newRow("product") << SpaceMode::Product;
+    return runStrategy(std::make_unique<Tpe>(), contextFor(*dataset, mode, seed, given), dataset, budget,
+                       batchSize);
 }
 
 } // namespace
