@@ -2,6 +2,7 @@
 
 #include "backends/MeasureStatus.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct Measurement {
     std::vector<double> samples; // every raw sample
     double compileMs = 0.0;
     std::string log; // compiler log or failure reason
+    // Backend-specific figures, by snake_case name: "gflops", "noisy" (0/1), "registers", "spill_stores",
+    // "shared_bytes", "occupancy", ... Stored with the trial.
+    std::map<std::string, double> metrics;
 };
 
 } // namespace ts
