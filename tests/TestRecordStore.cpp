@@ -13,6 +13,8 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
 using namespace ts;
 
 namespace {
@@ -112,6 +114,11 @@ private slots:
     void failedConstraintRollsBack();
     void endSessionSetsStatusAndTime();
     void defaultPathHonoursXdgDataHome();
+    void migratesSchemaOneKeepingItsRecords();
+    void storesMetricsAndSessionProvenance();
+    void fullDiskFailsCleanlyAndLosesNothing();
+    void readOnlyFileReadsButRefusesWrites();
+    void corruptedFileFailsWithOneSentence();
 };
 
 void TestRecordStore::roundTripsSessionsAndTrials() {
@@ -242,7 +249,7 @@ void TestRecordStore::usesWalAndSchemaVersion() {
     RawConnection raw(path);
     QCOMPARE(raw.text("PRAGMA journal_mode"), QString("wal"));
     QCOMPARE(raw.text("PRAGMA user_version"), QString::number(RecordStore::kSchemaVersion));
-    QCOMPARE(RecordStore::kSchemaVersion, 1);
+    QCOMPARE(RecordStore::kSchemaVersion, 2);
     QCOMPARE(raw.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'trials_by_%'"),
              QString("2"));
 
@@ -275,7 +282,7 @@ void TestRecordStore::rejectsNewerSchema() {
     }
     const QString message = errorOf([&] { RecordStore store(path); });
     QCOMPARE(message, QString::fromStdString(path.string()) +
-                          " was written by a newer Tunescope (schema 99, this build reads up to 1).");
+                          " was written by a newer Tunescope (schema 99, this build reads up to 2).");
     // Opening did not touch the version.
     QCOMPARE(RawConnection(path).text("PRAGMA user_version"), QString("99"));
 }
@@ -434,6 +441,205 @@ void TestRecordStore::defaultPathHonoursXdgDataHome() {
     qunsetenv("XDG_DATA_HOME");
     QCOMPARE(RecordStore::defaultPath(),
              std::filesystem::path("/home/tester/.local/share/tunescope/records.db"));
+}
+
+namespace {
+
+// The schema as Tunescope 0.1 (schema 1) created it, to check the upgrade of a file written back then.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE sessions (id INTEGER PRIMARY KEY, kernel TEXT NOT NULL, problem TEXT NOT NULL, device TEXT NOT NULL,
+    backend TEXT NOT NULL, dataset TEXT NOT NULL, strategy TEXT NOT NULL, options TEXT NOT NULL,
+    seed INTEGER NOT NULL, space_mode TEXT NOT NULL, budget INTEGER NOT NULL, parameters TEXT NOT NULL,
+    tool_version TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL, status TEXT NOT NULL DEFAULT 'running');
+CREATE TABLE trials (session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+    config_index INTEGER NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL, objective REAL, samples TEXT NOT NULL,
+    median REAL, min REAL, mean REAL, stdev REAL, cv REAL, predicted REAL, compile_ms REAL, log TEXT NOT NULL,
+    batch INTEGER NOT NULL, elapsed_s REAL, finished_at REAL, PRIMARY KEY (session, number));
+CREATE INDEX trials_by_session ON trials(session);
+CREATE INDEX trials_by_session_objective ON trials(session, objective);
+INSERT INTO sessions VALUES (1, 'matmul', '[64]', 'NVIDIA A100', 'replay', '/d.json', 'random_sample', '{}', 5,
+    'constrained', 10, '["block"]', '0.1.0', 1700000000.0, 1700000010.0, 'completed');
+INSERT INTO trials VALUES (1, 0, 2, '{"block":16}', 'ok', 2.5, '[2.0,3.0]', 2.5, 2.0, 2.5, 0.7, 0.28, NULL, 1.0,
+    '', 0, 0.5, 1700000001.0);
+PRAGMA user_version=1;
+)sql";
+
+} // namespace
+
+void TestRecordStore::migratesSchemaOneKeepingItsRecords() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("v1.db").toStdString();
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, kSchemaV1, nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        RecordStore store(path);
+        QCOMPARE(store.schemaVersion(), std::int64_t{2});
+        const std::optional<SessionRecord> session = store.session(1);
+        QVERIFY(session.has_value());
+        QCOMPARE(session->kernel, std::string("matmul"));
+        QCOMPARE(session->seed, std::uint64_t{5});
+        QCOMPARE(session->sourceHash, std::string());
+        QCOMPARE(session->deviceInfo, std::string("{}"));
+        QCOMPARE(session->settings, std::string("{}"));
+        const std::vector<StoredTrial> trials = store.trials(1);
+        QCOMPARE(trials.size(), std::size_t{1});
+        QCOMPARE(trials[0].config, std::string(R"({"block":16})"));
+        QCOMPARE(trials[0].objective, 2.5);
+        QCOMPARE(trials[0].samples, (std::vector<double>{2.0, 3.0}));
+        QVERIFY(trials[0].metrics.empty());
+        // The upgraded file takes new trials with metrics.
+        Trial next = sampleTrial(1);
+        next.measurement.metrics = {{"gflops", 812.5}};
+        store.commit(1, next, {"block", "unroll", "ratio", "layout"});
+        QCOMPARE(store.trials(1).back().metrics.at("gflops"), 812.5);
+    }
+    RawConnection raw(path);
+    QCOMPARE(raw.text("PRAGMA user_version"), QString("2"));
+    QCOMPARE(raw.text("PRAGMA integrity_check"), QString("ok"));
+    QCOMPARE(raw.text("SELECT metrics FROM trials WHERE number = 0"), QString("{}"));
+    // Opening again does not migrate twice (the ALTERs would fail on existing columns).
+    QCOMPARE(RecordStore(path).trials(1).size(), std::size_t{2});
+}
+
+void TestRecordStore::storesMetricsAndSessionProvenance() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    SessionRecord original = sampleSession();
+    original.sourceHash = "fnv1a64:0123456789abcdef";
+    original.deviceInfo = R"({"kind":"gpu","name":"NVIDIA H200","architecture":"sm_90"})";
+    original.settings = R"({"batch_size":4,"constraints":["block >= 16"]})";
+    Trial trial = sampleTrial(0);
+    trial.measurement.metrics = {{"gflops", 1234.5}, {"noisy", 1.0}, {"registers", 64.0}};
+    std::int64_t id = 0;
+    {
+        RecordStore store(path);
+        id = store.beginSession(original);
+        store.commit(id, trial, kNames);
+    }
+    RecordStore store(path);
+    const SessionRecord read = *store.session(id);
+    QCOMPARE(read.sourceHash, original.sourceHash);
+    QCOMPARE(read.deviceInfo, original.deviceInfo);
+    QCOMPARE(read.settings, original.settings);
+    const std::vector<StoredTrial> trials = store.trials(id);
+    QCOMPARE(trials.size(), std::size_t{1});
+    QCOMPARE(trials[0].metrics, trial.measurement.metrics);
+    QCOMPARE(store.trialCount(id), std::int64_t{1});
+    QCOMPARE(store.trialCount(id + 1), std::int64_t{0});
+
+    // Imports keep the given statistics and land all at once.
+    StoredTrial imported = trials[0];
+    imported.median = 9.0;
+    const std::vector<std::int64_t> ids = store.importSessions({original, original}, {{imported}, {}});
+    QCOMPARE(ids.size(), std::size_t{2});
+    QCOMPARE(store.trials(ids[0]).at(0).median, 9.0);
+    QCOMPARE(store.trials(ids[0]).at(0).metrics, trial.measurement.metrics);
+    QVERIFY(store.trials(ids[1]).empty());
+    // A failing import (a duplicate trial number) adds nothing, not even its session.
+    const QString message = errorOf([&] { store.importSessions({original}, {{imported, imported}}); });
+    QVERIFY2(message.contains("UNIQUE constraint failed"), qPrintable(message));
+    QCOMPARE(store.sessions().size(), std::size_t{3});
+}
+
+void TestRecordStore::fullDiskFailsCleanlyAndLosesNothing() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    RecordStore store(path);
+    const std::int64_t session = store.beginSession(sampleSession());
+    std::int64_t pages = 0;
+    {
+        RawConnection raw(path);
+        pages = raw.text("PRAGMA page_count").toLongLong();
+    }
+    // A real SQLITE_FULL: the file may not grow past a few more pages, and every trial carries a long log.
+    QVERIFY(store.setMaxPageCount(pages + 6) >= pages);
+    Trial trial = sampleTrial(0);
+    trial.measurement.log = std::string(3000, 'x');
+    std::int64_t committed = 0;
+    QString message;
+    for (; committed < 1000 && message.isEmpty(); ++committed) {
+        trial.number = committed;
+        message = errorOf([&] { store.commit(session, trial, kNames); });
+    }
+    --committed; // the last attempt failed
+    QVERIFY2(message.contains("database or disk is full"), qPrintable(message));
+    QVERIFY2(message.startsWith(QString("Cannot save trial %1 of session").arg(committed)), qPrintable(message));
+    QVERIFY2(message.contains(QString::fromStdString(path.string())) && !message.contains('\n'),
+             qPrintable(message));
+    QVERIFY(committed > 0);
+    // Everything committed before is there, the file is sound, and the store works once there is room.
+    QCOMPARE(store.trialCount(session), committed);
+    QCOMPARE(RawConnection(path).text("PRAGMA integrity_check"), QString("ok"));
+    store.setMaxPageCount(1 << 30);
+    store.commit(session, trial, kNames);
+    QCOMPARE(RecordStore(path).trialCount(session), committed + 1);
+}
+
+void TestRecordStore::readOnlyFileReadsButRefusesWrites() {
+    if (geteuid() == 0)
+        QSKIP("root writes to files whatever their mode, so a read-only file cannot be made here");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    std::int64_t session = 0;
+    {
+        RecordStore store(path);
+        session = store.beginSession(sampleSession());
+        store.commit(session, sampleTrial(0), kNames);
+    }
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+    auto restore = qScopeGuard([&] { std::filesystem::permissions(path, std::filesystem::perms::owner_all); });
+    RecordStore store(path);
+    QCOMPARE(store.trials(session).size(), std::size_t{1});
+    const QString message = errorOf([&] { store.commit(session, sampleTrial(1), kNames); });
+    QVERIFY2(message.contains("readonly") && message.contains(QString::fromStdString(path.string())),
+             qPrintable(message));
+    QCOMPARE(store.trials(session).size(), std::size_t{1});
+}
+
+void TestRecordStore::corruptedFileFailsWithOneSentence() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    std::int64_t session = 0;
+    {
+        RecordStore store(path);
+        session = store.beginSession(sampleSession());
+        Trial trial = sampleTrial(0);
+        trial.measurement.log = std::string(500, 'y');
+        for (std::int64_t number = 0; number < 100; ++number) {
+            trial.number = number;
+            store.commit(session, trial, kNames);
+        }
+    } // the last connection to close checkpoints the WAL into the file
+    QVERIFY(!std::filesystem::exists(path.string() + "-wal") || std::filesystem::file_size(path.string() + "-wal") == 0);
+    const auto size = std::filesystem::file_size(path);
+    QVERIFY(size > 16 * 4096);
+    {
+        // Scribble over the middle of the file, keeping the header intact.
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(static_cast<std::streamoff>(size / 2));
+        const std::string junk(3 * 4096, '\xA5');
+        file.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+    }
+    const QString message = errorOf([&] {
+        RecordStore store(path);
+        store.trials(session);
+        store.trialCount(session);
+    });
+    QVERIFY2(!message.isEmpty(), "a scribbled-over file read back without an error");
+    QVERIFY2(message.contains("malformed") || message.contains("not a Tunescope records database"),
+             qPrintable(message));
+    QVERIFY2(message.contains(QString::fromStdString(path.string())) && !message.contains('\n'),
+             qPrintable(message));
+    QCOMPARE(std::filesystem::file_size(path), size);
 }
 
 QTEST_APPLESS_MAIN(TestRecordStore)

@@ -11,5 +11,11 @@ void addTuneCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
 void addRecordsCommand(CLI::App& app);
 void addScoreCommand(CLI::App& app);
+void addExportCommand(CLI::App& app);
+void addImportCommand(CLI::App& app);
+void addBestCommand(CLI::App& app);
+void addKernelsCommand(CLI::App& app);
+void addAnalyzeCommand(CLI::App& app);
+void addDevicesCommand(CLI::App& app);
 
 } // namespace ts::cli

@@ -1,5 +1,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
+#include "KernelTarget.h"
+#include "ResumeSupport.h"
 
 #include "backends/ReplayBackend.h"
 #include "records/DatasetRestriction.h"
@@ -41,7 +43,51 @@ struct TuneOptions {
     double target = 0.0;
     bool stochastic = false;
     bool json = false;
+    std::int64_t resume = 0; // session to continue; its stored settings replace the options above
+    bool logTrials = false;
+    KernelTuneOptions kernel; // --kernel / --kernel-spec: measure for real instead of replaying
 };
+
+// The settings of a session beyond SessionRecord's columns, for --resume.
+std::string resumeSettings(const TuneOptions& o) {
+    return nlohmann::json{{"constraints", o.constraints}, {"batch_size", o.batchSize},
+                          {"time_limit", o.timeLimit},    {"patience", o.patience},
+                          {"target", o.target},           {"stochastic", o.stochastic}}
+        .dump();
+}
+
+// The options of the stored session `o.resume`, keeping only the output flags and the database of `o`.
+TuneOptions resumedOptions(const TuneOptions& o) {
+    const SessionRecord record =
+        sessionToResume(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db), o.resume);
+    if (record.backend != "replay" && record.backend != "cpu")
+        throw Error(fmt::format("Session {} ran on the {} backend; this build resumes replay and cpu "
+                                "sessions only.",
+                                o.resume, record.backend));
+    TuneOptions resumed = o;
+    resumed.dataset = record.dataset;
+    resumed.strategy = record.strategy;
+    resumed.options.clear();
+    const nlohmann::json options = nlohmann::json::parse(record.options, nullptr, false);
+    if (options.is_object())
+        for (const auto& [name, value] : options.items())
+            resumed.options.push_back(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    resumed.seed = record.seed;
+    resumed.space = record.spaceMode;
+    resumed.budget = record.budget;
+    const nlohmann::json settings = nlohmann::json::parse(record.settings, nullptr, false);
+    if (settings.is_object()) {
+        resumed.constraints = settings.value("constraints", std::vector<std::string>{});
+        resumed.batchSize = settings.value("batch_size", o.batchSize);
+        resumed.timeLimit = settings.value("time_limit", 0.0);
+        resumed.patience = settings.value("patience", std::int64_t{0});
+        resumed.target = settings.value("target", 0.0);
+        resumed.stochastic = settings.value("stochastic", false);
+        if (record.backend == "cpu")
+            resumed.kernel = kernelOptionsFromSettings(settings.value("kernel", nlohmann::json::object()));
+    }
+    return resumed;
+}
 
 // Prints progress on stderr and turns Ctrl-C into a cancel between batches.
 class ProgressPrinter : public SessionObserver {
@@ -79,6 +125,11 @@ void checkOptions(const TuneOptions& o) {
         throw Error(fmt::format("--time-limit {} is negative.", o.timeLimit));
     if (o.patience < 0)
         throw Error(fmt::format("--patience {} is negative.", o.patience));
+    if (o.dataset.empty() && !o.kernel.active())
+        throw Error("tune needs --dataset FILE, --kernel NAME or --kernel-spec FILE (or --resume SESSION).");
+    if (!o.dataset.empty() && o.kernel.active())
+        throw Error("Give either --dataset (replay) or --kernel/--kernel-spec (real measurements), "
+                    "not both.");
 }
 
 SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, const std::string& strategy,
@@ -99,6 +150,8 @@ SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, cons
         names.push_back(p.name);
     record.parameters = names.dump();
     record.toolVersion = TUNESCOPE_VERSION;
+    record.settings = resumeSettings(o);
+    bindReplaySession(record, o.dataset);
     record.startedAt =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     return record;
@@ -165,18 +218,7 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
     fmt::print("\n");
 }
 
-void runTune(const TuneOptions& o) {
-    checkOptions(o);
-    SpaceMode mode = parseSpaceMode(o.space);
-    const StrategyRegistry& registry = StrategyRegistry::builtin();
-    std::string strategyName = registry.entry(o.strategy).name;
-    StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
-    auto dataset = std::make_shared<const Dataset>(restrictDataset(*loadDataset(o.dataset), o.constraints));
-    RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
-
-    auto strategy = registry.create(strategyName);
-    strategy->reset({&dataset->space, mode, o.seed, strategyOptions});
-    ReplayBackend backend(dataset, o.stochastic, o.seed);
+SessionSettings sessionSettings(const TuneOptions& o, SpaceMode mode) {
     SessionSettings settings;
     settings.mode = mode;
     settings.batchSize = o.batchSize;
@@ -187,23 +229,28 @@ void runTune(const TuneOptions& o) {
         settings.stop.patience = o.patience;
     if (o.target > 0)
         settings.stop.targetObjective = o.target;
-    TuningSession session(dataset->space, backend, *strategy, settings);
+    return settings;
+}
 
-    std::int64_t sessionId = store.beginSession(describeSession(o, *dataset, strategyName, strategyOptions));
-    std::vector<std::string> names;
-    for (const Parameter& p : dataset->space.parameters())
-        names.push_back(p.name);
+// Runs the session with the CLI's observers (records, progress, Ctrl-C) and closes the session record as
+// failed when something throws.
+StopReason runObserved(const TuneOptions& o, TuningSession& session, RecordStore& store,
+                       std::int64_t sessionId, const std::vector<std::string>& names,
+                       ModelQualityTracker& quality) {
     RecordWriter writer(store, sessionId, names);
-    ModelQualityTracker quality;
     ProgressPrinter printer(session, quality);
+    TrialLogPrinter trialLog;
     session.addObserver(&writer);
+    if (o.logTrials)
+        session.addObserver(&trialLog); // after the writer: a logged trial is already committed
     session.addObserver(&quality);
     session.addObserver(&printer);
     g_interrupted = false;
     auto previous = std::signal(SIGINT, onInterrupt);
-    StopReason reason;
     try {
-        reason = session.run();
+        StopReason reason = session.run();
+        std::signal(SIGINT, previous);
+        return reason;
     } catch (...) {
         std::signal(SIGINT, previous);
         try {
@@ -213,7 +260,81 @@ void runTune(const TuneOptions& o) {
         }
         throw;
     }
-    std::signal(SIGINT, previous);
+}
+
+// tune --kernel / --kernel-spec: builds and measures configs for real (CpuBackend).
+void runKernelTune(const TuneOptions& o) {
+    SpaceMode mode = parseSpaceMode(o.space);
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    std::string strategyName = registry.entry(o.strategy).name;
+    StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
+    KernelTuneOptions kernelOptions = o.kernel;
+    kernelOptions.seed = o.seed;
+    KernelTarget target(kernelOptions, o.constraints);
+    RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
+
+    auto strategy = registry.create(strategyName);
+    strategy->reset({&target.space(), mode, o.seed, strategyOptions});
+    TuningSession session(target.space(), target.backend(), *strategy, sessionSettings(o, mode));
+    std::int64_t sessionId = o.resume;
+    if (o.resume > 0) {
+        session.preload(reopenForResume(store, *store.session(o.resume), target.space(), target.source()));
+    } else {
+        SessionRecord record;
+        target.describe(record);
+        record.strategy = strategyName;
+        record.options = strategyOptions.toJson();
+        record.seed = o.seed;
+        record.spaceMode = o.space;
+        record.budget = o.budget;
+        nlohmann::json names = nlohmann::json::array();
+        for (const Parameter& p : target.space().parameters())
+            names.push_back(p.name);
+        record.parameters = names.dump();
+        record.toolVersion = TUNESCOPE_VERSION;
+        record.startedAt =
+            std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+        nlohmann::json settings = nlohmann::json::parse(resumeSettings(o));
+        settings["kernel"] = kernelSettings(o.kernel);
+        record.settings = settings.dump();
+        sessionId = store.beginSession(record);
+    }
+    std::vector<std::string> names;
+    for (const Parameter& p : target.space().parameters())
+        names.push_back(p.name);
+    ModelQualityTracker quality;
+    StopReason reason = runObserved(o, session, store, sessionId, names, quality);
+    target.printResult(session, sessionId, strategyName, toString(reason), o.json);
+}
+
+void runTune(const TuneOptions& o) {
+    checkOptions(o);
+    if (o.kernel.active()) {
+        runKernelTune(o);
+        return;
+    }
+    SpaceMode mode = parseSpaceMode(o.space);
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    std::string strategyName = registry.entry(o.strategy).name;
+    StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
+    auto dataset = std::make_shared<const Dataset>(restrictDataset(*loadDataset(o.dataset), o.constraints));
+    RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
+
+    auto strategy = registry.create(strategyName);
+    strategy->reset({&dataset->space, mode, o.seed, strategyOptions});
+    ReplayBackend backend(dataset, o.stochastic, o.seed);
+    TuningSession session(dataset->space, backend, *strategy, sessionSettings(o, mode));
+
+    std::int64_t sessionId = o.resume;
+    if (o.resume > 0)
+        session.preload(reopenForResume(store, *store.session(o.resume), dataset->space, o.dataset));
+    else
+        sessionId = store.beginSession(describeSession(o, *dataset, strategyName, strategyOptions));
+    std::vector<std::string> names;
+    for (const Parameter& p : dataset->space.parameters())
+        names.push_back(p.name);
+    ModelQualityTracker quality;
+    StopReason reason = runObserved(o, session, store, sessionId, names, quality);
     printResult(o, *dataset, session, sessionId, reason, strategyName, quality);
 }
 
@@ -222,8 +343,12 @@ void runTune(const TuneOptions& o) {
 void addTuneCommand(CLI::App& app) {
     auto o = std::make_shared<TuneOptions>();
     CLI::App* cmd = app.add_subcommand("tune", "Tune a kernel: run a search strategy and record every trial");
-    cmd->add_option("--dataset", o->dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)")
-        ->required();
+    cmd->add_option("--dataset", o->dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)");
+    cmd->add_option("--resume", o->resume,
+                    "Continue an interrupted session of the records database with its own settings, "
+                    "without measuring its finished trials again");
+    cmd->add_flag("--log-trials", o->logTrials, "Print one line per trial on stderr once it is committed");
+    addKernelOptions(*cmd, o->kernel);
     cmd->add_option("--strategy", o->strategy, "Search strategy (see `strategies`)")->capture_default_str();
     cmd->add_option("--option", o->options, "Strategy option name=value (repeatable)");
     cmd->add_option("--constraint", o->constraints,
@@ -238,7 +363,7 @@ void addTuneCommand(CLI::App& app) {
     cmd->add_option("--target", o->target, "Stop once the best time (ms) is at or below this");
     cmd->add_flag("--stochastic", o->stochastic, "Replay draws one recorded sample instead of the mean");
     cmd->add_flag("--json", o->json, "Machine-readable result on stdout");
-    cmd->callback([o] { runTune(*o); });
+    cmd->callback([o] { runTune(o->resume > 0 ? resumedOptions(*o) : *o); });
 }
 
 } // namespace ts::cli

@@ -13,6 +13,12 @@ int main(int argc, char** argv) {
     ts::cli::addCompareCommand(app);
     ts::cli::addScoreCommand(app);
     ts::cli::addRecordsCommand(app);
+    ts::cli::addExportCommand(app);
+    ts::cli::addImportCommand(app);
+    ts::cli::addBestCommand(app);
+    ts::cli::addKernelsCommand(app);
+    ts::cli::addAnalyzeCommand(app);
+    ts::cli::addDevicesCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <bit>
 #include <cstdlib>
@@ -66,9 +67,22 @@ CREATE INDEX trials_by_session ON trials(session);
 CREATE INDEX trials_by_session_objective ON trials(session, objective);
 )sql";
 
+// Schema 1 -> 2: the backend's metrics per trial; the source hash, device details and resume settings per
+// session. Existing rows get the defaults (no metrics, unknown hash).
+constexpr const char* kUpgradeToV2 = R"sql(
+ALTER TABLE trials ADD COLUMN metrics TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE sessions ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN device_info TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+)sql";
+
 constexpr const char* kSessionColumns =
     "id, kernel, problem, device, backend, dataset, strategy, options, seed, space_mode, budget, parameters, "
-    "tool_version, started_at, ended_at, status";
+    "tool_version, started_at, ended_at, status, source_hash, device_info, settings";
+
+constexpr const char* kTrialColumns =
+    "session, number, config_index, config, status, objective, samples, median, min, mean, stdev, cv, "
+    "predicted, compile_ms, log, batch, elapsed_s, finished_at, metrics";
 
 double unixNow() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -125,7 +139,29 @@ SessionRecord readSession(const SqliteStatement& statement) {
     session.startedAt = statement.columnDouble(13);
     session.endedAt = statement.columnOptionalDouble(14);
     session.status = statement.columnText(15);
+    session.sourceHash = statement.columnText(16);
+    session.deviceInfo = statement.columnText(17);
+    session.settings = statement.columnText(18);
     return session;
+}
+
+std::string metricsJson(const std::map<std::string, double>& metrics) {
+    nlohmann::json object = nlohmann::json::object();
+    for (const auto& [name, value] : metrics)
+        object[name] = value;
+    return object.dump();
+}
+
+// Non-numbers (a NaN written as null) are dropped: a metric is either known or absent.
+std::map<std::string, double> metricsFromJson(const std::string& text) {
+    std::map<std::string, double> metrics;
+    const nlohmann::json object = nlohmann::json::parse(text, nullptr, false);
+    if (!object.is_object())
+        return metrics;
+    for (const auto& [name, value] : object.items())
+        if (value.is_number())
+            metrics[name] = value.get<double>();
+    return metrics;
 }
 
 } // namespace
@@ -153,26 +189,40 @@ RecordStore::RecordStore(const std::filesystem::path& path) : m_path(path) {
     migrate();
     m_insertTrial = std::make_unique<SqliteStatement>(
         *m_db,
-        "INSERT INTO trials (session, number, config_index, config, status, objective, samples, median, min, "
-        "mean, stdev, cv, predicted, compile_ms, log, batch, elapsed_s, finished_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+        fmt::format("INSERT INTO trials ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                    "?14, ?15, ?16, ?17, ?18, ?19)",
+                    kTrialColumns),
         "Cannot save a trial in the records database");
 }
 
 RecordStore::~RecordStore() = default;
 
+std::int64_t RecordStore::schemaVersion() const {
+    SqliteStatement query(*m_db, "PRAGMA user_version",
+                          "Cannot read the schema version of the records database");
+    return query.step() ? query.columnInt64(0) : 0;
+}
+
 void RecordStore::migrate() {
+    // A current file is not written to at all, so readers can open a read-only file (another user's
+    // records, a read-only mount) while a tuning session writes to it.
+    const std::int64_t found = schemaVersion();
+    if (found == kSchemaVersion)
+        return;
+    if (found > kSchemaVersion)
+        throw Error(fmt::format("{} was written by a newer Tunescope (schema {}, this build reads up to {}).",
+                                m_path.string(), found, kSchemaVersion));
     const std::string action = "Cannot prepare the schema of the records database";
+    if (sqlite3_db_readonly(m_db->handle(), "main") == 1)
+        throw Error(fmt::format("The records database {} is read-only and needs an upgrade to schema {}.",
+                                m_path.string(), kSchemaVersion));
     SqliteTransaction transaction(*m_db, action);
-    std::int64_t version = 0;
-    {
-        SqliteStatement query(*m_db, "PRAGMA user_version", action);
-        if (query.step())
-            version = query.columnInt64(0);
-    }
+    std::int64_t version = schemaVersion(); // again, under the write lock: another process may have migrated
     if (version > kSchemaVersion)
         throw Error(fmt::format("{} was written by a newer Tunescope (schema {}, this build reads up to {}).",
                                 m_path.string(), version, kSchemaVersion));
+    if (version == kSchemaVersion)
+        return;
     if (version == 0) {
         // An unversioned file with tables of its own belongs to someone else; never write into it.
         SqliteStatement tables(*m_db, "SELECT count(*) FROM sqlite_schema", action);
@@ -183,7 +233,11 @@ void RecordStore::migrate() {
         m_db->execute(kCreateSchemaV1, action);
         version = 1;
     }
-    // Later schema versions add their upgrade steps here, each moving `version` up by one.
+    // Each step moves `version` up by one; a new file walks the same path as an old one.
+    if (version == 1) {
+        m_db->execute(kUpgradeToV2, action);
+        version = 2;
+    }
     m_db->execute(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str(), action);
     transaction.commit();
 }
@@ -203,14 +257,27 @@ void RecordStore::setBusyTimeout(std::chrono::milliseconds timeout) {
     m_db->setBusyTimeout(timeout);
 }
 
+std::int64_t RecordStore::setMaxPageCount(std::int64_t pages) {
+    SqliteStatement pragma(*m_db, fmt::format("PRAGMA max_page_count={}", pages),
+                           "Cannot limit the size of the records database");
+    return pragma.step() ? pragma.columnInt64(0) : 0;
+}
+
 std::int64_t RecordStore::beginSession(const SessionRecord& session) {
     const std::string action = "Cannot save a new session in the records database";
     SqliteTransaction transaction(*m_db, action);
+    const std::int64_t id = insertSession(session, action);
+    transaction.commit();
+    return id;
+}
+
+std::int64_t RecordStore::insertSession(const SessionRecord& session, const std::string& action) {
     SqliteStatement insert(
         *m_db,
         "INSERT INTO sessions (kernel, problem, device, backend, dataset, strategy, options, "
-        "seed, space_mode, budget, parameters, tool_version, started_at, ended_at, status) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        "seed, space_mode, budget, parameters, tool_version, started_at, ended_at, status, source_hash, "
+        "device_info, settings) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         action);
     insert.bind(1, session.kernel);
     insert.bind(2, session.problem);
@@ -227,10 +294,56 @@ std::int64_t RecordStore::beginSession(const SessionRecord& session) {
     insert.bind(13, session.startedAt);
     insert.bind(14, session.endedAt);
     insert.bind(15, session.status);
+    insert.bind(16, session.sourceHash);
+    insert.bind(17, session.deviceInfo.empty() ? std::string("{}") : session.deviceInfo);
+    insert.bind(18, session.settings.empty() ? std::string("{}") : session.settings);
     insert.run();
-    const std::int64_t id = m_db->lastInsertRowId();
+    return m_db->lastInsertRowId();
+}
+
+std::vector<std::int64_t> RecordStore::importSessions(const std::vector<SessionRecord>& sessions,
+                                                      const std::vector<std::vector<StoredTrial>>& trials) {
+    if (sessions.size() != trials.size())
+        throw std::invalid_argument("RecordStore::importSessions: one trial list per session expected");
+    const std::string action = "Cannot import sessions into the records database";
+    SqliteTransaction transaction(*m_db, action);
+    std::vector<std::int64_t> ids;
+    for (std::size_t i = 0; i < sessions.size(); ++i) {
+        const std::int64_t id = insertSession(sessions[i], action);
+        for (StoredTrial trial : trials[i]) {
+            trial.session = id;
+            insertTrial(trial, action);
+        }
+        ids.push_back(id);
+    }
     transaction.commit();
-    return id;
+    return ids;
+}
+
+void RecordStore::insertTrial(const StoredTrial& trial, const std::string& action) {
+    SqliteStatement& insert = *m_insertTrial;
+    insert.reset();
+    insert.setAction(action);
+    insert.bind(1, trial.session);
+    insert.bind(2, trial.number);
+    insert.bind(3, toStored(trial.index));
+    insert.bind(4, trial.config);
+    insert.bind(5, trial.status);
+    insert.bind(6, trial.objective);
+    insert.bind(7, nlohmann::json(trial.samples).dump());
+    insert.bind(8, trial.median);
+    insert.bind(9, trial.min);
+    insert.bind(10, trial.mean);
+    insert.bind(11, trial.stdev);
+    insert.bind(12, trial.cv);
+    insert.bind(13, trial.predicted);
+    insert.bind(14, trial.compileMs);
+    insert.bind(15, trial.log);
+    insert.bind(16, trial.batch);
+    insert.bind(17, trial.elapsedS);
+    insert.bind(18, trial.finishedAt);
+    insert.bind(19, metricsJson(trial.metrics));
+    insert.run();
 }
 
 void RecordStore::commit(std::int64_t session, const Trial& trial,
@@ -241,31 +354,30 @@ void RecordStore::commit(std::int64_t session, const Trial& trial,
                         parameterNames.size(), trial.config.size()));
     const Measurement& measurement = trial.measurement;
     const Statistics statistics = summarize(measurement.samples);
+    StoredTrial stored;
+    stored.session = session;
+    stored.number = trial.number;
+    stored.index = trial.index;
+    stored.config = configJson(trial.config, parameterNames);
+    stored.status = toString(measurement.status);
+    stored.objective = measurement.objective;
+    stored.samples = measurement.samples;
+    stored.median = statistics.median;
+    stored.min = statistics.min;
+    stored.mean = statistics.mean;
+    stored.stdev = statistics.stdev;
+    stored.cv = statistics.cv;
+    stored.predicted = trial.predicted;
+    stored.compileMs = measurement.compileMs;
+    stored.log = measurement.log;
+    stored.batch = trial.batch;
+    stored.elapsedS = trial.elapsedS;
+    stored.finishedAt = trial.finishedAt;
+    stored.metrics = measurement.metrics;
     const std::string action =
         fmt::format("Cannot save trial {} of session {} in the records database", trial.number, session);
     SqliteTransaction transaction(*m_db, action);
-    SqliteStatement& insert = *m_insertTrial;
-    insert.reset();
-    insert.setAction(action);
-    insert.bind(1, session);
-    insert.bind(2, trial.number);
-    insert.bind(3, toStored(trial.index));
-    insert.bind(4, configJson(trial.config, parameterNames));
-    insert.bind(5, std::string_view(toString(measurement.status)));
-    insert.bind(6, measurement.objective);
-    insert.bind(7, nlohmann::json(measurement.samples).dump());
-    insert.bind(8, statistics.median);
-    insert.bind(9, statistics.min);
-    insert.bind(10, statistics.mean);
-    insert.bind(11, statistics.stdev);
-    insert.bind(12, statistics.cv);
-    insert.bind(13, trial.predicted);
-    insert.bind(14, measurement.compileMs);
-    insert.bind(15, measurement.log);
-    insert.bind(16, trial.batch);
-    insert.bind(17, trial.elapsedS);
-    insert.bind(18, trial.finishedAt);
-    insert.run();
+    insertTrial(stored, action);
     transaction.commit();
 }
 
@@ -276,6 +388,18 @@ void RecordStore::endSession(std::int64_t session, const std::string& status) {
     update.bind(1, unixNow());
     update.bind(2, status);
     update.bind(3, session);
+    update.run();
+    if (m_db->changes() == 0)
+        throw Error(fmt::format("The records database {} has no session {}.", m_path.string(), session));
+    transaction.commit();
+}
+
+void RecordStore::reopenSession(std::int64_t session) {
+    const std::string action = fmt::format("Cannot reopen session {} in the records database", session);
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement update(*m_db, "UPDATE sessions SET ended_at = NULL, status = 'running' WHERE id = ?1",
+                           action);
+    update.bind(1, session);
     update.run();
     if (m_db->changes() == 0)
         throw Error(fmt::format("The records database {} has no session {}.", m_path.string(), session));
@@ -302,10 +426,7 @@ std::optional<SessionRecord> RecordStore::session(std::int64_t id) const {
 
 std::vector<StoredTrial> RecordStore::trials(std::int64_t session) const {
     SqliteStatement query(
-        *m_db,
-        "SELECT session, number, config_index, config, status, objective, samples, median, min, "
-        "mean, stdev, cv, predicted, compile_ms, log, batch, elapsed_s, finished_at "
-        "FROM trials WHERE session = ?1 ORDER BY number",
+        *m_db, fmt::format("SELECT {} FROM trials WHERE session = ?1 ORDER BY number", kTrialColumns),
         fmt::format("Cannot read the trials of session {} of the records database", session));
     query.bind(1, session);
     std::vector<StoredTrial> result;
@@ -329,8 +450,17 @@ std::vector<StoredTrial> RecordStore::trials(std::int64_t session) const {
         trial.batch = query.columnInt64(15);
         trial.elapsedS = columnReal(query, 16);
         trial.finishedAt = columnReal(query, 17);
+        trial.metrics = metricsFromJson(query.columnText(18));
     }
     return result;
+}
+
+std::int64_t RecordStore::trialCount(std::int64_t session) const {
+    SqliteStatement query(
+        *m_db, "SELECT count(*) FROM trials WHERE session = ?1",
+        fmt::format("Cannot count the trials of session {} of the records database", session));
+    query.bind(1, session);
+    return query.step() ? query.columnInt64(0) : 0;
 }
 
 } // namespace ts

@@ -5,7 +5,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace ts {
@@ -29,6 +32,7 @@ struct StoredTrial {
     std::int64_t batch = 0;
     double elapsedS = 0.0;
     double finishedAt = 0.0;
+    std::map<std::string, double> metrics; // Measurement::metrics (schema 2; empty for older trials)
 };
 
 // SQLite store of sessions and trials (WAL, schema versioned by PRAGMA user_version and migrated on open).
@@ -45,23 +49,40 @@ public:
 
     // $XDG_DATA_HOME/tunescope/records.db, or ~/.local/share/tunescope/records.db.
     static std::filesystem::path defaultPath();
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     const std::filesystem::path& path() const { return m_path; }
 
     // How long a call waits for another connection's lock before it fails with Error (5 s by default).
     void setBusyTimeout(std::chrono::milliseconds timeout);
+    // Caps the file at this many pages (PRAGMA max_page_count) for this connection: a quota, and the way
+    // tests reach a real "database or disk is full" failure. Returns the cap sqlite applied.
+    std::int64_t setMaxPageCount(std::int64_t pages);
 
     std::int64_t beginSession(const SessionRecord& session);
     void commit(std::int64_t session, const Trial& trial, const std::vector<std::string>& parameterNames);
     void endSession(std::int64_t session, const std::string& status);
+    // Marks an ended or interrupted session as running again (tune --resume). Throws Error when it is absent.
+    void reopenSession(std::int64_t session);
 
     std::vector<SessionRecord> sessions() const;
     std::optional<SessionRecord> session(std::int64_t id) const;
     std::vector<StoredTrial> trials(std::int64_t session) const;
+    std::int64_t trialCount(std::int64_t session) const;
+
+    // Adds finished sessions with their trials (trials[i] belongs to sessions[i]) in one transaction:
+    // imports are all or nothing. The trials keep their statistics as given; their `session` field is
+    // ignored. Returns the new sessions' ids.
+    std::vector<std::int64_t> importSessions(const std::vector<SessionRecord>& sessions,
+                                             const std::vector<std::vector<StoredTrial>>& trials);
+
+    // PRAGMA user_version of the file as it is now.
+    std::int64_t schemaVersion() const;
 
 private:
     void migrate();
+    std::int64_t insertSession(const SessionRecord& session, const std::string& action);
+    void insertTrial(const StoredTrial& trial, const std::string& action);
 
     std::filesystem::path m_path;
     // Declared before the statements so that it is closed after they are finalized.

@@ -24,6 +24,14 @@ struct SessionRecord {
     double startedAt = 0.0; // unix time (s)
     std::optional<double> endedAt;
     std::string status = "running"; // running, completed, cancelled, failed
+    // Schema 2. What the measurements are bound to, for deployment and for warning when records are applied
+    // elsewhere: a hash of the kernel source (or of the dataset file for replay) and the device details as
+    // a JSON object (DeviceFingerprint).
+    std::string sourceHash;
+    std::string deviceInfo = "{}";
+    // Everything else `tune --resume` needs to rebuild the session, as a JSON object (constraints, batch
+    // size, stop conditions, kernel spec and problem size, ...).
+    std::string settings = "{}";
 };
 
 } // namespace ts

@@ -1,0 +1,154 @@
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "records/DeploymentBuilder.h"
+#include "records/DeviceFingerprint.h"
+#include "records/RecordStore.h"
+#include "runtime/tunescope/runtime.h"
+#include "util/Error.h"
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <set>
+
+namespace ts::cli {
+
+namespace {
+
+struct BestOptions {
+    std::string db;
+    std::string kernel;
+    std::string size;
+    std::string device;
+    std::string architecture;
+    bool json = false;
+};
+
+std::vector<std::int64_t> parseSize(const std::string& text) {
+    std::vector<std::int64_t> shape;
+    for (const std::string& item : splitList(text)) {
+        std::int64_t value = 0;
+        try {
+            std::size_t used = 0;
+            value = std::stoll(item, &used);
+            if (used != item.size())
+                value = 0;
+        } catch (const std::exception&) {
+        }
+        if (value <= 0)
+            throw Error(fmt::format("--size item \"{}\" is not a positive integer.", item));
+        shape.push_back(value);
+    }
+    if (shape.empty())
+        throw Error(fmt::format("--size \"{}\" holds no size.", text));
+    return shape;
+}
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+    return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+// Without --size: the one size the kernel was tuned at, or an error listing them.
+std::vector<std::int64_t> onlyShape(const tunescope::Deployment& deployment, const std::string& kernel) {
+    std::set<std::vector<std::int64_t>> shapes;
+    for (const tunescope::Entry& entry : deployment.entries())
+        if (entry.kernel == kernel)
+            shapes.insert(entry.shape);
+    if (shapes.size() == 1)
+        return *shapes.begin();
+    std::string list;
+    for (const auto& shape : shapes)
+        list += (list.empty() ? "" : ", ") + shapeText(shape);
+    throw Error(
+        fmt::format("--size is needed: kernel \"{}\" was tuned at several sizes ({}).", kernel, list));
+}
+
+void runBest(const BestOptions& o) {
+    const std::filesystem::path path =
+        o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db);
+    if (!std::filesystem::exists(path))
+        throw Error(fmt::format("The records database {} does not exist.", path.string()));
+    RecordStore store(path);
+    const tunescope::Deployment deployment =
+        tunescope::Deployment::fromJson(DeploymentBuilder(store).build());
+    bool known = false;
+    for (const tunescope::Entry& entry : deployment.entries())
+        known = known || entry.kernel == o.kernel;
+    if (!known)
+        throw Error(fmt::format("The records database {} has no successful trial of kernel \"{}\".",
+                                path.string(), o.kernel));
+
+    tunescope::Query query;
+    query.kernel = o.kernel;
+    query.shape = o.size.empty() ? onlyShape(deployment, o.kernel) : parseSize(o.size);
+    if (o.device.empty()) {
+        const DeviceFingerprint host = DeviceFingerprint::ofHostCpu();
+        query.device = host.name;
+        query.architecture = o.architecture.empty() ? host.architecture : o.architecture;
+    } else {
+        query.device = o.device;
+        query.architecture = o.architecture;
+        if (query.architecture.empty() && deployment.architectureOf(o.device).empty())
+            query.architecture = DeviceFingerprint::gpuArchitecture(o.device);
+    }
+    const tunescope::Answer answer = deployment.lookup(query);
+    if (!answer.found())
+        throw Error(
+            fmt::format("No record of kernel \"{}\" applies to size {} on {}, and the kernel has no default "
+                        "config.",
+                        o.kernel, shapeText(query.shape), query.device));
+    if (answer.fromOtherDevice())
+        std::fprintf(stderr,
+                     "warning: kernel \"%s\" was never tuned on %s; this config was tuned on %s (same "
+                     "architecture %s), so expect less than its tuned performance.\n",
+                     o.kernel.c_str(), query.device.c_str(), answer.entry->device.c_str(),
+                     answer.entry->architecture.c_str());
+    if (o.json) {
+        nlohmann::ordered_json out{{"rule", tunescope::ruleName(answer.rule)},
+                                   {"kernel", o.kernel},
+                                   {"size", query.shape},
+                                   {"device", query.device},
+                                   {"config", answer.config}};
+        if (answer.entry != nullptr)
+            out["entry"] = answer.entry->record;
+        if (answer.rule == tunescope::Rule::NearestShape)
+            out["distance"] = answer.distance;
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("rule: {}\n", tunescope::ruleName(answer.rule));
+    fmt::print("config: {}\n", answer.config.dump());
+    if (answer.entry == nullptr) {
+        fmt::print("the kernel's default config: no record applies to size {} on {}\n",
+                   shapeText(query.shape), query.device);
+        return;
+    }
+    const nlohmann::ordered_json& record = answer.entry->record;
+    fmt::print("time: {:.6g} ms, tuned on {}{} at size {} (session {}, {}, {} evaluations)\n",
+               answer.entry->timeMs, answer.entry->device,
+               answer.entry->architecture.empty() ? "" : fmt::format(" ({})", answer.entry->architecture),
+               shapeText(answer.entry->shape), record.value("session", std::int64_t{0}),
+               record.value("strategy", ""), record.value("evaluations", std::int64_t{0}));
+    if (answer.rule == tunescope::Rule::NearestShape)
+        fmt::print("nearest tuned size to {} (log-space distance {:.3f})\n", shapeText(query.shape),
+                   answer.distance);
+}
+
+} // namespace
+
+void addBestCommand(CLI::App& app) {
+    auto o = std::make_shared<BestOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "best",
+        "Which config to use for a kernel, size and device, from the records (and which rule answered)");
+    cmd->add_option("--db", o->db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
+    cmd->add_option("--kernel", o->kernel, "Kernel name as recorded")->required();
+    cmd->add_option("--size", o->size, "Problem size, comma separated (default: the one size tuned)");
+    cmd->add_option("--device", o->device, "Device name as recorded (default: this machine's CPU)");
+    cmd->add_option("--arch", o->architecture,
+                    "Architecture of the device (sm_86, ...; default: from the records)");
+    cmd->add_flag("--json", o->json, "Machine-readable answer on stdout");
+    cmd->callback([o] { runBest(*o); });
+}
+
+} // namespace ts::cli

@@ -1,0 +1,127 @@
+#include "Commands.h"
+
+#include "records/DeploymentBuilder.h"
+#include "records/DeploymentHeader.h"
+#include "records/DeviceFingerprint.h"
+#include "records/RecordStore.h"
+#include "records/TrialExporter.h"
+#include "util/Error.h"
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <fstream>
+#include <set>
+
+namespace ts::cli {
+
+namespace {
+
+struct ExportOptions {
+    std::string db;
+    std::int64_t session = 0;
+    std::string format;
+    std::string output;
+    std::string space = "tunescope_tuned";
+};
+
+std::filesystem::path existingDb(const std::string& db) {
+    std::filesystem::path path = db.empty() ? RecordStore::defaultPath() : std::filesystem::path(db);
+    if (!std::filesystem::exists(path))
+        throw Error(fmt::format("The records database {} does not exist.", path.string()));
+    return path;
+}
+
+// Writes through a temporary file renamed into place, so a failed export never leaves half a file where a
+// good one was.
+void writeFile(const std::string& output, const std::string& text) {
+    if (output == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return;
+    }
+    const std::filesystem::path path(output);
+    const std::filesystem::path temporary = path.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out)
+            throw Error(fmt::format("Cannot write the export file {}.", output));
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary, error);
+        throw Error(fmt::format("Cannot write the export file {}: {}.", output, error.message()));
+    }
+}
+
+// Records are bound to their hardware: say so when the configs being shipped were measured elsewhere.
+void warnAboutOtherHardware(const nlohmann::ordered_json& deployment) {
+    const DeviceFingerprint host = DeviceFingerprint::ofHostCpu();
+    std::set<std::string> others;
+    std::size_t count = 0;
+    for (const auto& entry : deployment["entries"]) {
+        const std::string device = entry.value("device", "");
+        if (device == host.name)
+            continue;
+        ++count;
+        const std::string architecture = entry.value("architecture", "");
+        others.insert(architecture.empty() ? device : fmt::format("{} ({})", device, architecture));
+    }
+    if (count == 0)
+        return;
+    std::string list;
+    for (const std::string& other : others)
+        list += (list.empty() ? "" : ", ") + other;
+    std::fprintf(
+        stderr,
+        "warning: %zu of %zu entries were tuned on other hardware than this machine (%s); they hold for "
+        "those devices and, less well, for their architectures.\n",
+        count, deployment["entries"].size(), list.c_str());
+}
+
+void runExport(const ExportOptions& o) {
+    static const std::set<std::string> formats{"deploy", "header", "kt-cache", "t4", "jsonl", "csv"};
+    if (!formats.count(o.format))
+        throw Error(
+            fmt::format("--format \"{}\" is not an export format (use deploy, header, kt-cache, t4, jsonl "
+                        "or csv).",
+                        o.format));
+    RecordStore store(existingDb(o.db));
+    const std::optional<std::int64_t> session = o.session > 0 ? std::optional(o.session) : std::nullopt;
+    std::string text;
+    if (o.format == "deploy" || o.format == "header") {
+        DeploymentBuilder builder(store);
+        const nlohmann::ordered_json deployment = builder.build(session);
+        for (const std::string& skipped : builder.skipped())
+            std::fprintf(stderr, "warning: %s has no successful trial; it is left out.\n", skipped.c_str());
+        if (deployment["entries"].empty())
+            throw Error(fmt::format("The records database {} has no successful trial to export.",
+                                    store.path().string()));
+        warnAboutOtherHardware(deployment);
+        text = o.format == "deploy" ? deployment.dump(2) + "\n"
+                                    : DeploymentHeader::generate(deployment, o.space);
+    } else {
+        const TrialExporter exporter(store);
+        text = o.format == "kt-cache" ? exporter.kernelTunerCache(session)
+               : o.format == "t4"     ? exporter.t4(session)
+               : o.format == "jsonl"  ? exporter.jsonLines(session)
+                                      : exporter.csv(session);
+    }
+    writeFile(o.output, text);
+}
+
+} // namespace
+
+void addExportCommand(CLI::App& app) {
+    auto o = std::make_shared<ExportOptions>();
+    CLI::App* cmd = app.add_subcommand("export", "Export records: deployment JSON, C++ header, or trials");
+    cmd->add_option("--db", o->db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
+    cmd->add_option("--session", o->session, "Only this session (default: all; kt-cache and t4 need one)");
+    cmd->add_option("--format", o->format, "deploy, header, kt-cache, t4, jsonl or csv")->required();
+    cmd->add_option("-o,--output", o->output, "Output file (- for stdout)")->required();
+    cmd->add_option("--namespace", o->space, "C++ namespace of the generated header")->capture_default_str();
+    cmd->callback([o] { runExport(*o); });
+}
+
+} // namespace ts::cli

@@ -1,0 +1,325 @@
+#include "ComparisonView.h"
+
+#include "ChartSupport.h"
+#include "ErrorReporter.h"
+
+#include "records/DatasetReader.h"
+#include "strategies/StrategyRegistry.h"
+#include "util/Error.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <fmt/format.h>
+
+namespace ts::gui {
+
+namespace {
+
+std::vector<std::int64_t> parseBudgets(const QString& text) {
+    std::vector<std::int64_t> budgets;
+    for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        qlonglong value = item.trimmed().toLongLong(&ok);
+        if (!ok || value <= 0)
+            throw Error(fmt::format("Budgets item \"{}\" is not a positive number of evaluations.",
+                                    item.trimmed().toStdString()));
+        budgets.push_back(value);
+    }
+    if (budgets.empty())
+        throw Error("Budgets is empty: give evaluations such as 25,50,100.");
+    std::sort(budgets.begin(), budgets.end());
+    return budgets;
+}
+
+} // namespace
+
+ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget(parent), m_errors(errors) {
+    auto* layout = new QHBoxLayout(this);
+    auto* form = new QWidget(this);
+    form->setMaximumWidth(300);
+    auto* formLayout = new QVBoxLayout(form);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->addWidget(new QLabel(tr("Datasets"), form));
+    m_datasets = new QListWidget(form);
+    formLayout->addWidget(m_datasets, 1);
+    auto* addDataset = new QPushButton(tr("Add dataset..."), form);
+    formLayout->addWidget(addDataset);
+    formLayout->addWidget(new QLabel(tr("Strategies"), form));
+    m_strategies = new QListWidget(form);
+    for (const std::string& name : StrategyRegistry::builtin().names()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(name), m_strategies);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(name == "random_sample" ? Qt::Checked : Qt::Unchecked);
+    }
+    formLayout->addWidget(m_strategies, 1);
+    auto* settings = new QFormLayout;
+    m_seeds = new QSpinBox(form);
+    m_seeds->setRange(1, 1000);
+    m_seeds->setValue(10);
+    settings->addRow(tr("Seeds"), m_seeds);
+    m_budgets = new QLineEdit("25,50,100,200", form);
+    settings->addRow(tr("Budgets"), m_budgets);
+    m_mode = new QComboBox(form);
+    m_mode->addItem(tr("product"), "product");
+    m_mode->addItem(tr("constrained"), "constrained");
+    settings->addRow(tr("Space mode"), m_mode);
+    formLayout->addLayout(settings);
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("Compare"), form);
+    m_cancel = new QPushButton(tr("Cancel"), form);
+    m_cancel->setEnabled(false);
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    formLayout->addLayout(buttons);
+    m_progress = new QProgressBar(form);
+    formLayout->addWidget(m_progress);
+    layout->addWidget(form);
+
+    auto* results = new QSplitter(Qt::Vertical, this);
+    m_summary = new QLabel(tr("Choose datasets and strategies, then Compare."), results);
+    m_summary->setWordWrap(true);
+    m_chart = charts::makeChartView(tr("Mean fraction of optimum (band: +-1 standard deviation)"), results);
+    m_x = charts::makeAxis(tr("evaluations"), false);
+    m_y = charts::makeAxis(tr("fraction of optimum"), false);
+    m_chart->chart()->addAxis(m_x, Qt::AlignBottom);
+    m_chart->chart()->addAxis(m_y, Qt::AlignLeft);
+    m_x->setRange(0, 1);
+    m_y->setRange(0, 1.02);
+    m_table = new QTableWidget(results);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    results->addWidget(m_summary);
+    results->addWidget(m_chart);
+    results->addWidget(m_table);
+    results->setSizes({40, 560, 200});
+    layout->addWidget(results, 1);
+
+    QDir dir(TUNESCOPE_RESOURCE_DIR "/datasets");
+    for (const QFileInfo& info : dir.entryInfoList({"*.json.gz", "*.json"}, QDir::Files, QDir::Name))
+        this->addDataset(info.absoluteFilePath(), info.fileName().startsWith("pnpoly"));
+
+    connect(addDataset, &QPushButton::clicked, this, &ComparisonView::addDatasetFile);
+    connect(m_run, &QPushButton::clicked, this, [this] { start(); });
+    connect(m_cancel, &QPushButton::clicked, this, &ComparisonView::cancel);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &ComparisonView::showOutcome);
+    connect(&m_watcher, &QFutureWatcherBase::progressRangeChanged, m_progress, &QProgressBar::setRange);
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+}
+
+ComparisonView::~ComparisonView() {
+    cancel();
+    m_watcher.waitForFinished();
+}
+
+void ComparisonView::addDataset(const QString& path, bool checked) {
+    for (int i = 0; i < m_datasets->count(); ++i)
+        if (m_datasets->item(i)->data(Qt::UserRole).toString() == path) {
+            m_datasets->item(i)->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+            return;
+        }
+    auto* item = new QListWidgetItem(QFileInfo(path).fileName(), m_datasets);
+    item->setData(Qt::UserRole, path);
+    item->setToolTip(path);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+}
+
+void ComparisonView::addDatasetFile() {
+    QString path = QFileDialog::getOpenFileName(this, tr("Add a replay dataset"), QString(),
+                                                tr("Datasets (*.json *.json.gz *.csv *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        addDataset(path, true);
+}
+
+void ComparisonView::configure(const QStringList& datasets, const QStringList& strategies, int seeds,
+                               const QString& budgets, SpaceMode mode) {
+    for (int i = 0; i < m_datasets->count(); ++i)
+        m_datasets->item(i)->setCheckState(Qt::Unchecked);
+    for (const QString& path : datasets)
+        addDataset(QFileInfo(path).absoluteFilePath(), true);
+    for (int i = 0; i < m_strategies->count(); ++i)
+        m_strategies->item(i)->setCheckState(
+            strategies.contains(m_strategies->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    m_seeds->setValue(seeds);
+    m_budgets->setText(budgets);
+    m_mode->setCurrentIndex(mode == SpaceMode::Product ? 0 : 1);
+}
+
+bool ComparisonView::start() {
+    if (isRunning())
+        return false;
+    CompareSettings settings;
+    QStringList paths;
+    try {
+        for (int i = 0; i < m_datasets->count(); ++i)
+            if (m_datasets->item(i)->checkState() == Qt::Checked)
+                paths << m_datasets->item(i)->data(Qt::UserRole).toString();
+        for (int i = 0; i < m_strategies->count(); ++i)
+            if (m_strategies->item(i)->checkState() == Qt::Checked)
+                settings.strategies.push_back(m_strategies->item(i)->text().toStdString());
+        if (paths.isEmpty())
+            throw Error("No dataset is checked: check at least one dataset to compare on.");
+        if (settings.strategies.empty())
+            throw Error("No strategy is checked: check at least one strategy to compare.");
+        settings.budgets = parseBudgets(m_budgets->text());
+        settings.repeats = m_seeds->value();
+        settings.mode =
+            m_mode->currentData().toString() == "product" ? SpaceMode::Product : SpaceMode::Constrained;
+        // Leave one core to the UI thread (and a running session) on small machines.
+        settings.threads = static_cast<unsigned>(std::max(1, QThread::idealThreadCount() - 1));
+    } catch (const std::exception& e) {
+        m_errors.report(this, tr("Cannot compare"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    auto cancelFlag = m_cancelFlag;
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_summary->setText(tr("Comparing %1 strategies on %2 datasets, %3 seeds each...")
+                           .arg(settings.strategies.size())
+                           .arg(paths.size())
+                           .arg(settings.repeats));
+    m_watcher.setFuture(QtConcurrent::run([paths, settings, cancelFlag](QPromise<Outcome>& promise) {
+        Outcome outcome;
+        try {
+            std::vector<std::shared_ptr<const Dataset>> datasets;
+            std::vector<double> optima;
+            for (const QString& path : paths) {
+                datasets.push_back(std::make_shared<const Dataset>(readDataset(path.toStdString())));
+                optima.push_back(datasets.back()->optimum().value_or(0.0));
+                outcome.datasetNames.push_back(QFileInfo(path).fileName().toStdString());
+            }
+            Comparison comparison(datasets, settings);
+            promise.setProgressRange(
+                0, static_cast<int>(paths.size() * settings.strategies.size() * settings.repeats));
+            outcome.result =
+                comparison.run([&promise](std::size_t done,
+                                          std::size_t) { promise.setProgressValue(static_cast<int>(done)); },
+                               cancelFlag.get());
+            outcome.curves = ComparisonCurves::compute(outcome.result, optima, settings.budgets.back());
+        } catch (const std::exception& e) {
+            outcome.error = QString::fromUtf8(e.what());
+        }
+        promise.addResult(std::move(outcome));
+    }));
+    return true;
+}
+
+void ComparisonView::cancel() {
+    if (m_cancelFlag)
+        *m_cancelFlag = true;
+}
+
+void ComparisonView::showOutcome() {
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    if (m_watcher.future().resultCount() == 0) {
+        emit finished(false);
+        return;
+    }
+    m_outcome = m_watcher.result();
+    if (!m_outcome.error.isEmpty()) {
+        m_summary->setText(tr("The comparison failed."));
+        m_errors.report(this, tr("Cannot compare"), m_outcome.error);
+        emit finished(false);
+        return;
+    }
+    const CompareResult& result = m_outcome.result;
+    QChart* chart = m_chart->chart();
+    chart->removeAllSeries();
+    double horizon = 1;
+    int colourIndex = 0;
+    for (const auto& [strategy, curve] : m_outcome.curves.curves) {
+        QList<QPointF> mean, upper, lower;
+        for (std::size_t t = 0; t < curve.mean.size(); ++t) {
+            double x = static_cast<double>(t + 1);
+            mean.push_back({x, curve.mean[t]});
+            upper.push_back({x, std::min(1.0, curve.mean[t] + curve.stdev[t])});
+            lower.push_back({x, std::max(0.0, curve.mean[t] - curve.stdev[t])});
+        }
+        horizon = std::max(horizon, static_cast<double>(curve.mean.size()));
+        QColor colour = QColor::fromHsv((colourIndex++ * 67) % 360, 200, 200);
+        auto* upperSeries = new QLineSeries;
+        auto* lowerSeries = new QLineSeries;
+        upperSeries->replace(upper);
+        lowerSeries->replace(lower);
+        auto* band = new QAreaSeries(upperSeries, lowerSeries);
+        QColor fill = colour;
+        fill.setAlpha(50);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        auto* line = new QLineSeries;
+        line->setName(QString::fromStdString(strategy));
+        line->replace(mean);
+        line->setPen(QPen(colour, 2));
+        chart->addSeries(band);
+        chart->addSeries(line);
+        for (QAbstractSeries* s :
+             {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(line)}) {
+            s->attachAxis(m_x);
+            s->attachAxis(m_y);
+        }
+        for (QLegendMarker* marker : chart->legend()->markers(band))
+            marker->setVisible(false);
+    }
+    m_x->setRange(0, horizon);
+    m_y->setRange(0, 1.02);
+
+    QStringList headers{tr("strategy")};
+    std::vector<std::int64_t> budgetList;
+    for (const QString& item : m_budgets->text().split(',', Qt::SkipEmptyParts))
+        budgetList.push_back(item.trimmed().toLongLong());
+    std::sort(budgetList.begin(), budgetList.end());
+    for (std::int64_t b : budgetList)
+        headers << tr("@%1").arg(b);
+    headers << tr("methodology score");
+    m_table->clear();
+    m_table->setColumnCount(headers.size());
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setRowCount(static_cast<int>(result.meanFraction.size()));
+    int row = 0;
+    for (const auto& [strategy, fractions] : result.meanFraction) {
+        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(strategy)));
+        for (std::size_t b = 0; b < fractions.size(); ++b)
+            m_table->setItem(row, static_cast<int>(b + 1),
+                             new QTableWidgetItem(QString::number(fractions[b], 'f', 3)));
+        auto score = result.score.find(strategy);
+        if (score != result.score.end())
+            m_table->setItem(row, headers.size() - 1,
+                             new QTableWidgetItem(QString::number(score->second, 'f', 3)));
+        ++row;
+    }
+    m_table->resizeColumnsToContents();
+    QStringList names;
+    for (const std::string& name : m_outcome.datasetNames)
+        names << QString::fromStdString(name);
+    m_summary->setText(tr("%1 runs in %2 s on %3 (%4).")
+                           .arg(result.runs.size())
+                           .arg(result.seconds, 0, 'f', 1)
+                           .arg(names.join(", "))
+                           .arg(*m_cancelFlag ? tr("cancelled: finished runs only") : tr("complete")));
+    emit finished(true);
+}
+
+} // namespace ts::gui

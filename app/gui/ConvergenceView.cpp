@@ -1,0 +1,174 @@
+#include "ConvergenceView.h"
+
+#include "ChartSupport.h"
+#include "ConvergenceData.h"
+#include "RunData.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+
+namespace ts::gui {
+
+namespace {
+constexpr int kMaxRuns = 12; // overlays kept; the oldest goes first
+}
+
+ConvergenceView::ConvergenceView(RunData& data, QWidget* parent) : RunView(data, parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_log = new QCheckBox(tr("Log scale"), this);
+    auto* clear = new QPushButton(tr("Clear earlier runs"), this);
+    controls->addWidget(m_log);
+    controls->addWidget(clear);
+    controls->addStretch();
+    layout->addLayout(controls);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    layout->addWidget(splitter, 1);
+    const QString titles[2] = {tr("Best so far vs evaluations"), tr("Best so far vs wall time")};
+    const QString xTitles[2] = {tr("evaluations"), tr("seconds")};
+    for (int c = 0; c < 2; ++c) {
+        m_views[c] = charts::makeChartView(titles[c], splitter);
+        splitter->addWidget(m_views[c]);
+        m_x[c] = charts::makeAxis(xTitles[c], false);
+        m_views[c]->chart()->addAxis(m_x[c], Qt::AlignBottom);
+        m_optimum[c] = new QLineSeries;
+        m_optimum[c]->setName(tr("space optimum"));
+        QPen pen(Qt::darkGreen);
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.5);
+        m_optimum[c]->setPen(pen);
+        m_views[c]->chart()->addSeries(m_optimum[c]);
+        m_optimum[c]->attachAxis(m_x[c]);
+    }
+    rebuildYAxes();
+    connect(m_log, &QCheckBox::toggled, this, &ConvergenceView::setLogScale);
+    connect(clear, &QPushButton::clicked, this, &ConvergenceView::clearEarlierRuns);
+    connect(&data, &RunData::resetDone, this, [this] {
+        startRun();
+        markDirty();
+    });
+    connect(&data, &RunData::trialsAppended, this, &ConvergenceView::markDirty);
+    startRun();
+}
+
+QLineSeries* ConvergenceView::currentSeries(int chart) const {
+    return m_runs.back().series[chart];
+}
+
+void ConvergenceView::startRun() {
+    if (!m_runs.empty() && m_runs.back().series[0]->count() == 0) {
+        for (QLineSeries* s : m_runs.back().series)
+            s->setName(data().info().label);
+        return;
+    }
+    if (static_cast<int>(m_runs.size()) >= kMaxRuns) {
+        for (int c = 0; c < 2; ++c) {
+            m_views[c]->chart()->removeSeries(m_runs.front().series[c]);
+            delete m_runs.front().series[c];
+        }
+        m_runs.erase(m_runs.begin());
+    }
+    for (Run& earlier : m_runs)
+        for (QLineSeries* s : earlier.series) {
+            QPen pen = s->pen();
+            pen.setWidthF(1.0);
+            s->setPen(pen);
+        }
+    Run run;
+    for (int c = 0; c < 2; ++c) {
+        run.series[c] = new QLineSeries;
+        run.series[c]->setName(data().info().label.isEmpty() ? tr("run %1").arg(m_runs.size() + 1)
+                                                             : data().info().label);
+        m_views[c]->chart()->addSeries(run.series[c]);
+        run.series[c]->attachAxis(m_x[c]);
+        if (m_y[c])
+            run.series[c]->attachAxis(m_y[c]);
+        QPen pen = run.series[c]->pen();
+        pen.setWidthF(2.2);
+        run.series[c]->setPen(pen);
+    }
+    m_runs.push_back(run);
+}
+
+void ConvergenceView::clearEarlierRuns() {
+    while (m_runs.size() > 1) {
+        for (int c = 0; c < 2; ++c) {
+            m_views[c]->chart()->removeSeries(m_runs.front().series[c]);
+            delete m_runs.front().series[c];
+        }
+        m_runs.erase(m_runs.begin());
+    }
+    updateRanges();
+}
+
+void ConvergenceView::setLogScale(bool log) {
+    if (log == m_logScale)
+        return;
+    m_logScale = log;
+    if (m_log->isChecked() != log)
+        m_log->setChecked(log);
+    rebuildYAxes();
+    updateRanges();
+}
+
+void ConvergenceView::rebuildYAxes() {
+    for (int c = 0; c < 2; ++c) {
+        QChart* chart = m_views[c]->chart();
+        if (m_y[c]) {
+            chart->removeAxis(m_y[c]);
+            delete m_y[c];
+        }
+        m_y[c] = charts::makeAxis(tr("best time (ms)"), m_logScale);
+        chart->addAxis(m_y[c], Qt::AlignLeft);
+        m_optimum[c]->attachAxis(m_y[c]);
+        for (Run& run : m_runs)
+            run.series[c]->attachAxis(m_y[c]);
+    }
+}
+
+void ConvergenceView::refresh() {
+    const RunData& d = data();
+    m_runs.back().series[0]->replace(ConvergenceData::byEvaluations(d.bestSoFar()));
+    m_runs.back().series[1]->replace(ConvergenceData::byTime(d.trials(), d.bestSoFar()));
+    updateRanges();
+}
+
+void ConvergenceView::updateRanges() {
+    std::optional<double> optimum = data().info().optimum;
+    for (int c = 0; c < 2; ++c) {
+        double xMax = 0, yMin = INFINITY, yMax = -INFINITY;
+        for (const Run& run : m_runs)
+            for (const QPointF& p : run.series[c]->points()) {
+                xMax = std::max(xMax, p.x());
+                yMin = std::min(yMin, p.y());
+                yMax = std::max(yMax, p.y());
+            }
+        if (optimum) {
+            yMin = std::min(yMin, *optimum);
+            yMax = std::max(yMax, *optimum);
+        }
+        // Evaluations: the budget is known, so the axis is fixed for the whole session.
+        if (c == 0)
+            xMax = std::max(xMax, static_cast<double>(data().info().budget));
+        xMax = charts::niceCeil(xMax);
+        charts::setRangeIfChanged(m_x[c], 0.0, xMax);
+        charts::setRange(m_y[c], yMin, yMax);
+        QList<QPointF> line;
+        if (optimum)
+            line = {QPointF(0.0, *optimum), QPointF(xMax, *optimum)};
+        if (m_optimum[c]->points() != line)
+            m_optimum[c]->replace(line);
+        if (m_optimum[c]->isVisible() != optimum.has_value())
+            m_optimum[c]->setVisible(optimum.has_value());
+    }
+}
+
+} // namespace ts::gui

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "RunView.h"
+
+#include <QList>
+#include <vector>
+
+class QChartView;
+class QCheckBox;
+class QLineSeries;
+class QAbstractAxis;
+
+namespace ts::gui {
+
+// Best-so-far vs evaluations and vs wall time. Each run is a series; earlier runs stay for overlay until
+// cleared. On a replay dataset the space's optimum is a dashed reference line. Log scale toggle on y.
+class ConvergenceView : public RunView {
+    Q_OBJECT
+public:
+    explicit ConvergenceView(RunData& data, QWidget* parent = nullptr);
+
+    QChartView* evaluationsChart() const { return m_views[0]; }
+    QChartView* timeChart() const { return m_views[1]; }
+    // The current run's series (index 0: vs evaluations, 1: vs time).
+    QLineSeries* currentSeries(int chart) const;
+    int runCount() const { return static_cast<int>(m_runs.size()); }
+    void setLogScale(bool log);
+    void clearEarlierRuns();
+
+protected:
+    void refresh() override;
+
+private:
+    struct Run {
+        QLineSeries* series[2];
+    };
+    void startRun();
+    void rebuildYAxes();
+    void updateRanges();
+
+    QChartView* m_views[2];
+    QAbstractAxis* m_x[2];
+    QAbstractAxis* m_y[2] = {nullptr, nullptr};
+    QLineSeries* m_optimum[2];
+    QCheckBox* m_log;
+    std::vector<Run> m_runs;
+    bool m_logScale = false;
+};
+
+} // namespace ts::gui

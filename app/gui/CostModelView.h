@@ -1,0 +1,51 @@
+#pragma once
+
+#include "RunView.h"
+
+#include <vector>
+
+class QAbstractAxis;
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QScatterSeries;
+
+namespace ts::gui {
+
+// The cost model's quality: predicted vs measured time (log-log, colour by batch, the ideal diagonal) and
+// Spearman rank correlation and top-k recall over time. Predictions are the ones the strategy made before
+// measuring, stored with each trial; strategies without a model leave the view empty with a note.
+class CostModelView : public RunView {
+    Q_OBJECT
+public:
+    static constexpr int kBatchGroups = 6;   // colours from the first to the last batch
+    static constexpr int kMaxScatter = 1500; // scatter markers are graphics items: keep them few
+
+    explicit CostModelView(RunData& data, QWidget* parent = nullptr);
+
+    QChartView* scatterChart() const { return m_scatterView; }
+    QChartView* qualityChart() const { return m_qualityView; }
+    // Points drawn in the scatter (all groups) and in the quality series.
+    int scatterPointCount() const;
+    int qualityPointCount() const;
+
+protected:
+    void refresh() override;
+
+private:
+    QChartView* m_scatterView;
+    QChartView* m_qualityView;
+    QAbstractAxis* m_px;
+    QAbstractAxis* m_py;
+    QAbstractAxis* m_qx;
+    QAbstractAxis* m_qy;
+    std::vector<QScatterSeries*> m_groups;
+    QLineSeries* m_diagonal;
+    QLineSeries* m_spearman;
+    QLineSeries* m_recall;
+    QLabel* m_summary;
+    qsizetype m_drawnScatter = -1;  // predicted points last drawn
+    std::size_t m_drawnQuality = 0; // quality points last drawn
+};
+
+} // namespace ts::gui

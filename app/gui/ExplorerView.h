@@ -1,0 +1,63 @@
+#pragma once
+
+#include "RunView.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTabWidget;
+
+namespace ts::gui {
+
+class HeatmapWidget;
+class MarginalPlotWidget;
+class ParallelCoordinatesWidget;
+class TrialFilterProxy;
+class TrialTableModel;
+
+// The config-space explorer: the trials table (sortable; filterable by status and by parameter ranges,
+// typed or brushed on the parallel coordinates; status colours), a heatmap of any two parameters, parallel
+// coordinates with brushing and per-parameter marginal plots. Selecting a trial in any of them selects it in
+// RunData, which every view follows.
+class ExplorerView : public RunView {
+    Q_OBJECT
+public:
+    explicit ExplorerView(RunData& data, QWidget* parent = nullptr);
+
+    QTableView* table() const { return m_table; }
+    TrialTableModel* model() const { return m_model; }
+    TrialFilterProxy* proxy() const { return m_proxy; }
+    HeatmapWidget* heatmap() const { return m_heatmap; }
+    ParallelCoordinatesWidget* parallelCoordinates() const { return m_parallel; }
+    MarginalPlotWidget* marginals() const { return m_marginals; }
+    QTabWidget* plots() const { return m_plots; }
+
+protected:
+    void refresh() override;
+
+private:
+    void resetChoices();
+    void applyStatusFilter();
+    void addTypedRange();
+    void applyBrushes();
+    void followSelection(int row);
+
+    TrialTableModel* m_model;
+    TrialFilterProxy* m_proxy;
+    QTableView* m_table;
+    QComboBox* m_status;
+    QComboBox* m_rangeParameter;
+    QLineEdit* m_rangeLow;
+    QLineEdit* m_rangeHigh;
+    QLabel* m_filterSummary;
+    QTabWidget* m_plots;
+    QComboBox* m_heatX;
+    QComboBox* m_heatY;
+    HeatmapWidget* m_heatmap;
+    ParallelCoordinatesWidget* m_parallel;
+    MarginalPlotWidget* m_marginals;
+    bool m_following = false;
+};
+
+} // namespace ts::gui

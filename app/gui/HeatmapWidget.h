@@ -1,0 +1,38 @@
+#pragma once
+
+#include "HeatmapData.h"
+
+#include <QWidget>
+
+namespace ts::gui {
+
+class RunData;
+
+// A QPainter heatmap of two parameters (Qt Charts has none): colour = best time over the other parameters
+// (log scale, yellow = fastest), grey = measured but nothing Ok, blank = not measured. The selected trial's
+// cell is outlined; clicking a cell selects its best trial.
+class HeatmapWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapWidget(RunData& data, QWidget* parent = nullptr);
+
+    void setParameters(std::size_t x, std::size_t y);
+    // Recomputes the data (called by the explorer's refresh).
+    void recompute();
+    const HeatmapData& heatmap() const { return m_heatmap; }
+    QSize minimumSizeHint() const override { return {220, 180}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+
+private:
+    QRectF plotArea() const;
+    QRectF cellRect(const QRectF& area, int column, int row) const;
+
+    RunData& m_data;
+    std::size_t m_x = 0, m_y = 1;
+    HeatmapData m_heatmap;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,699 @@
+#include "MainWindow.h"
+
+#include "ComparisonView.h"
+#include "ConvergenceView.h"
+#include "CostModelView.h"
+#include "ErrorReporter.h"
+#include "ExplorerView.h"
+#include "HardwareView.h"
+#include "RecordsView.h"
+#include "SessionLoader.h"
+#include "TaskPanel.h"
+#include "TrialDetailsView.h"
+
+#include "hardware/CpuInfo.h"
+#include "kernels/CudaKernelBackend.h"
+#include "kernels/KernelCatalog.h"
+#include "kernels/KernelSizes.h"
+#include "records/DatasetReader.h"
+#include "records/RecordStore.h"
+#include "records/SessionResume.h"
+#include "session/KernelTuneOptions.h"
+#include "util/Error.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ts::gui {
+
+namespace {
+
+constexpr int kRefreshIntervalMs = 100; // 10 Hz
+
+QString formatSeconds(double s) {
+    if (s < 60)
+        return QString::number(s, 'f', 1) + " s";
+    if (s < 3600)
+        return QString("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
+    return QString("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
+}
+
+std::map<std::string, std::string> optionsFromJson(const std::string& text) {
+    std::map<std::string, std::string> options;
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_object())
+        for (auto& [key, value] : j.items())
+            options[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    return options;
+}
+
+// The task of a stored session, as `tune --resume` reads it: its columns, its settings and, for a kernel
+// measured for real, the kernel settings. Throws Error for a backend this window cannot measure on.
+TaskSpec resumedTask(const SessionRecord& r) {
+    TaskSpec task;
+    task.backend = r.backend.empty() ? "replay" : r.backend;
+    if (task.backend != "replay" && task.backend != "cpu" && task.backend != "cuda")
+        throw Error(
+            fmt::format("Session {} used the {} backend, which this window cannot resume.", r.id, r.backend));
+    task.strategy = r.strategy;
+    task.options = optionsFromJson(r.options);
+    task.seed = r.seed;
+    task.mode = spaceModeFromString(r.spaceMode).value_or(SpaceMode::Constrained);
+    task.budget = r.budget;
+    const nlohmann::json settings = nlohmann::json::parse(r.settings, nullptr, false);
+    if (settings.is_object()) {
+        task.constraints = settings.value("constraints", std::vector<std::string>{});
+        task.batchSize = settings.value("batch_size", task.batchSize);
+        task.timeLimitS = settings.value("time_limit", 0.0);
+        task.patience = settings.value("patience", std::int64_t{0});
+        task.targetMs = settings.value("target", 0.0);
+        task.stochastic = settings.value("stochastic", false);
+    }
+    if (task.measuresKernel()) {
+        const nlohmann::json kernel = settings.is_object()
+                                          ? settings.value("kernel", nlohmann::json::object())
+                                          : nlohmann::json::object();
+        task.kernel = kernelOptionsFromSettings(kernel);
+        task.kernel.backend = task.backend;
+        task.kernel.seed = r.seed;
+    }
+    return task;
+}
+
+} // namespace
+
+QStringList MainWindow::viewNames() {
+    return {"convergence", "costmodel", "hardware", "explorer", "comparison", "records"};
+}
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_errors(std::make_unique<ErrorReporter>()),
+      m_databasePath(QString::fromStdString(RecordStore::defaultPath().string())) {
+    setWindowTitle(tr("Tunescope"));
+    setObjectName("TunescopeMainWindow");
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    // The views are docks; the central widget is an empty placeholder kept out of the way.
+    auto* placeholder = new QWidget(this);
+    placeholder->setMaximumSize(0, 0);
+    setCentralWidget(placeholder);
+
+    m_task = new TaskPanel(this);
+    auto* taskScroll = new QScrollArea(this);
+    taskScroll->setWidget(m_task);
+    taskScroll->setWidgetResizable(true);
+    m_taskDock = new QDockWidget(tr("Task"), this);
+    m_taskDock->setObjectName("dock_task");
+    m_taskDock->setWidget(taskScroll);
+    addDockWidget(Qt::LeftDockWidgetArea, m_taskDock);
+
+    m_convergence = new ConvergenceView(m_data, this);
+    m_costModel = new CostModelView(m_data, this);
+    m_hardware = new HardwareView(m_data, this);
+    m_explorer = new ExplorerView(m_data, this);
+    m_comparison = new ComparisonView(*m_errors, this);
+    m_records = new RecordsView(*m_errors, this);
+    m_details = new TrialDetailsView(m_data, this);
+    m_runViews = {m_convergence, m_costModel, m_hardware, m_explorer, m_details};
+    m_costModel->setMinimumInterval(250);
+    m_explorer->setMinimumInterval(500);
+
+    QDockWidget* first = addViewDock("convergence", tr("Convergence"), m_convergence);
+    m_detailsDock = new QDockWidget(tr("Trial details"), this);
+    m_detailsDock->setObjectName("dock_details");
+    m_detailsDock->setWidget(m_details);
+    splitDockWidget(first, m_detailsDock, Qt::Horizontal);
+    for (auto [name, title, widget] : std::initializer_list<std::tuple<QString, QString, QWidget*>>{
+             {"costmodel", tr("Cost model"), m_costModel},
+             {"hardware", tr("Hardware"), m_hardware},
+             {"explorer", tr("Explorer"), m_explorer},
+             {"comparison", tr("Comparison"), m_comparison},
+             {"records", tr("Records"), m_records}})
+        tabifyDockWidget(first, addViewDock(name, title, widget));
+    first->raise();
+    resizeDocks({m_taskDock, first, m_detailsDock}, {330, 900, 300}, Qt::Horizontal);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setFormat("%v / %m");
+    m_statusText = new QLabel(tr("Pick a kernel to measure or a replay dataset to start."), this);
+    m_etaText = new QLabel(this);
+    statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addPermanentWidget(m_etaText);
+    statusBar()->addPermanentWidget(m_progress);
+
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(kRefreshIntervalMs);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] { refreshNow(); });
+
+    connect(m_task, &TaskPanel::openRequested, this, &MainWindow::chooseDatasetFile);
+    connect(m_task, &TaskPanel::openSpecRequested, this, &MainWindow::chooseKernelSpecFile);
+    connect(m_task, &TaskPanel::kernelChosen, this, [this](const QString& id) { chooseKernel(id); });
+    connect(m_task, &TaskPanel::startRequested, this, [this] { startSession(); });
+    connect(m_task, &TaskPanel::pauseRequested, &m_runner, &SessionRunner::pause);
+    connect(m_task, &TaskPanel::resumeRequested, &m_runner, &SessionRunner::resume);
+    connect(m_task, &TaskPanel::stopRequested, &m_runner, &SessionRunner::cancel);
+    connect(&m_runner, &SessionRunner::started, this, &MainWindow::onSessionStarted);
+    connect(&m_runner, &SessionRunner::finished, this, &MainWindow::onSessionFinished);
+    connect(&m_runner, &SessionRunner::pausedChanged, this, [this] {
+        updateButtons();
+        updateStatusBar();
+    });
+    connect(m_records, &RecordsView::openRequested, this, &MainWindow::openSession);
+    connect(m_records, &RecordsView::resumeRequested, this, [this](qint64 id) { resumeSession(id); });
+    connect(&m_data, &RunData::selectionChanged, this, [this](int row) {
+        if (row >= 0 && !m_detailsDock->isVisible())
+            m_detailsDock->show();
+    });
+
+    buildMenus();
+    addBundledDatasets();
+    addCatalogKernels();
+    restoreSettings();
+    m_records->setDatabasePath(m_databasePath);
+    updateButtons();
+}
+
+MainWindow::~MainWindow() {
+    m_runner.cancel();
+    m_runner.wait();
+    if (m_loader)
+        m_loader->waitForFinished();
+    // The views refer to RunData and the runner, members that die before QWidget's destructor hides and
+    // deletes the children: hide and delete the docks (and the views in them) while the members live.
+    hide();
+    qDeleteAll(findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly));
+}
+
+QDockWidget* MainWindow::addViewDock(const QString& name, const QString& title, QWidget* widget) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName("dock_" + name);
+    dock->setWidget(widget);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    m_docks[name] = dock;
+    return dock;
+}
+
+QWidget* MainWindow::view(const QString& name) const {
+    auto it = m_docks.find(name);
+    return it == m_docks.end() ? nullptr : it->second->widget();
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open dataset..."), this, &MainWindow::chooseDatasetFile);
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &kernel spec..."), this, &MainWindow::chooseKernelSpecFile);
+    file->addAction(tr("Open records &database..."), this, &MainWindow::chooseDatabaseFile);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* session = menuBar()->addMenu(tr("&Session"));
+    QAction* start = session->addAction(tr("&Start"), this, [this] { startSession(); });
+    start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction* pause = session->addAction(tr("&Pause"), &m_runner, &SessionRunner::pause);
+    pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    QAction* resume = session->addAction(tr("Res&ume"), &m_runner, &SessionRunner::resume);
+    resume->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    QAction* stop = session->addAction(tr("S&top"), &m_runner, &SessionRunner::cancel);
+    stop->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::Key_Escape)});
+
+    QMenu* views = menuBar()->addMenu(tr("&View"));
+    views->addAction(m_taskDock->toggleViewAction());
+    for (const QString& name : viewNames())
+        views->addAction(m_docks[name]->toggleViewAction());
+    views->addAction(m_detailsDock->toggleViewAction());
+    views->addSeparator();
+    views->addAction(tr("Show all views side by side"), this, &MainWindow::tileViews);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Tunescope"), this, [this] {
+        QMessageBox::about(this, tr("About Tunescope"),
+                           tr("Tunescope %1: a workbench for auto-tuning compute kernels. GPL-3.0-or-later.")
+                               .arg(TUNESCOPE_VERSION));
+    });
+}
+
+void MainWindow::addBundledDatasets() {
+    QDir dir(TUNESCOPE_RESOURCE_DIR "/datasets");
+    for (const QFileInfo& info : dir.entryInfoList({"*.json.gz", "*.json"}, QDir::Files, QDir::Name))
+        m_task->addKernel(tr("replay: %1").arg(info.fileName()), info.absoluteFilePath(), false);
+}
+
+void MainWindow::addCatalogKernels() {
+    try {
+        const KernelCatalog catalog;
+        for (const KernelSpec& spec : catalog.all())
+            if (spec.variant("cpu"))
+                m_task->addKernel(tr("kernel: %1").arg(QString::fromStdString(spec.name)),
+                                  TaskPanel::catalogKernelId(QString::fromStdString(spec.name)), false);
+    } catch (const std::exception& e) {
+        m_statusText->setText(
+            tr("The kernel catalog could not be read: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void MainWindow::chooseKernelSpecFile() {
+    QString path = QFileDialog::getOpenFileName(this, tr("Open a kernel spec"), QString(),
+                                                tr("Kernel specs (kernel.json *.json);;All files (*)"));
+    if (!path.isEmpty())
+        openKernelSpec(path);
+}
+
+bool MainWindow::openKernelSpec(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const QString id = TaskPanel::specKernelId(absolute);
+    const QString previous = m_task->kernelPath();
+    m_task->addKernel(tr("spec: %1")
+                          .arg(QDir(absolute).dirName() == "kernel.json" ? QFileInfo(absolute).dir().dirName()
+                                                                         : QFileInfo(absolute).fileName()),
+                      id, true);
+    if (chooseKernel(id))
+        return true;
+    m_task->kernelBox()->removeItem(m_task->kernelBox()->findData(id));
+    m_task->selectKernel(previous);
+    return false;
+}
+
+bool MainWindow::chooseKernel(const QString& id) {
+    if (!TaskPanel::isRealKernelId(id)) {
+        openDataset(id);
+        return true;
+    }
+    if (m_runner.isRunning()) {
+        m_task->selectKernel(m_kernelId);
+        m_errors->report(this, tr("Cannot change the kernel"), tr("A session is running: stop it first."));
+        return false;
+    }
+    std::shared_ptr<const KernelSpec> spec;
+    QStringList backends;
+    try {
+        KernelTuneOptions options;
+        if (id.startsWith("kernel:"))
+            options.kernel = id.mid(7).toStdString();
+        else
+            options.kernelSpec = id.mid(5).toStdString();
+        spec = std::make_shared<const KernelSpec>(loadKernelSpec(options));
+        if (spec->variant("cpu"))
+            backends << "cpu";
+        if (spec->variant("cuda") && cudaDeviceAvailable())
+            backends << "cuda";
+        if (backends.isEmpty())
+            throw Error(fmt::format("Kernel {} has no cpu variant, and cuda needs a CUDA device this machine "
+                                    "does not have.",
+                                    spec->name));
+    } catch (const std::exception& e) {
+        m_task->selectKernel(m_kernelId);
+        m_errors->report(this, tr("Cannot open the kernel"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_kernelSpec = spec;
+    m_kernelId = id;
+    const KernelVariant& variant = *spec->variant(backends.front().toStdString());
+    const QString size = QString::fromStdString(formatProblemSize(*spec, spec->defaultSize()));
+    const CpuInfo cpu = CpuInfo::query();
+    m_task->describeKernel(size, QString::fromStdString(cpu.model.empty() ? "this machine's CPU" : cpu.model),
+                           tr("%1 parameters (%2 variant), measured for real")
+                               .arg(variant.parameters.size())
+                               .arg(backends.front()));
+    m_task->setRealKernel(true, size, backends);
+    showDevice(backends.front().toStdString(), QString());
+    m_statusText->setText(tr("%1: measured for real on the %2 backend")
+                              .arg(QString::fromStdString(spec->name), backends.front()));
+    return true;
+}
+
+void MainWindow::showDevice(const std::string& backend, const QString& device) {
+    if (backend == "cpu")
+        m_hardware->showCpu();
+    else
+        m_hardware->setDeviceName(device);
+}
+
+void MainWindow::chooseDatasetFile() {
+    QString path = QFileDialog::getOpenFileName(this, tr("Open a replay dataset"), QString(),
+                                                tr("Datasets (*.json *.json.gz *.csv *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        openDataset(path);
+}
+
+void MainWindow::chooseDatabaseFile() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Open or create a records database"), m_databasePath,
+                                                tr("SQLite databases (*.db *.sqlite);;All files (*)"),
+                                                nullptr, QFileDialog::DontConfirmOverwrite);
+    if (!path.isEmpty())
+        setDatabasePath(path);
+}
+
+void MainWindow::setDatabasePath(const QString& path) {
+    m_databasePath = path;
+    m_records->setDatabasePath(path);
+}
+
+bool MainWindow::isLoading() const {
+    return m_loader != nullptr;
+}
+
+void MainWindow::openDataset(const QString& path) {
+    if (path.isEmpty() || m_loader)
+        return;
+    m_loadingPath = path;
+    m_statusText->setText(tr("Reading %1...").arg(QFileInfo(path).fileName()));
+    m_loader = new QFutureWatcher<DatasetLoad>(this);
+    connect(m_loader, &QFutureWatcherBase::finished, this, [this] {
+        auto* loader = m_loader;
+        m_loader = nullptr;
+        loader->deleteLater();
+        QString path = m_loadingPath;
+        DatasetLoad load = loader->result();
+        if (load.dataset) {
+            datasetReady(path, std::move(load.dataset));
+            return;
+        }
+        m_task->selectKernel(m_kernelId);
+        m_statusText->setText(tr("Could not open %1.").arg(QFileInfo(path).fileName()));
+        m_errors->report(this, tr("Cannot open dataset"), load.error);
+        emit loadFailed(path);
+    });
+    m_loader->setFuture(QtConcurrent::run([path] {
+        DatasetLoad load;
+        try {
+            load.dataset = std::make_shared<const Dataset>(readDataset(path.toStdString()));
+        } catch (const std::exception& e) {
+            load.error = QString::fromUtf8(e.what());
+        }
+        return load;
+    }));
+}
+
+void MainWindow::datasetReady(const QString& path, std::shared_ptr<const Dataset> dataset) {
+    m_dataset = std::move(dataset);
+    m_kernelSpec.reset();
+    QFileInfo info(path);
+    m_kernelId = info.absoluteFilePath();
+    m_task->addKernel(tr("replay: %1").arg(info.fileName()), info.absoluteFilePath(), true);
+    m_task->setRealKernel(false);
+    const Dataset& d = *m_dataset;
+    m_task->describeKernel(
+        QString::fromStdString(d.problemSize.empty() ? "(recorded)" : d.problemSize),
+        QString::fromStdString(d.deviceName.empty() ? "(not named by the file)" : d.deviceName),
+        tr("%1 parameters, %2 configs (%3 valid, %4 ok) of %5")
+            .arg(d.space.dimension())
+            .arg(d.entries.size())
+            .arg(d.space.validCount())
+            .arg(d.okCount())
+            .arg(d.space.productSize()));
+    m_hardware->setDeviceName(QString::fromStdString(d.deviceName));
+    m_statusText->setText(tr("%1: %2 on %3")
+                              .arg(info.fileName(), QString::fromStdString(d.kernelName),
+                                   QString::fromStdString(d.deviceName)));
+    emit datasetLoaded(path);
+}
+
+bool MainWindow::startSession() {
+    if (m_runner.isRunning())
+        return false;
+    SessionRunner::Request request;
+    request.task = m_task->task();
+    const bool kernel = request.task.measuresKernel();
+    request.dataset = kernel ? nullptr : m_dataset;
+    request.databasePath = m_databasePath;
+    std::vector<Parameter> parameters;
+    try {
+        if (kernel && !m_kernelSpec)
+            throw Error("No kernel is chosen: pick one of the catalog or open a kernel spec first.");
+        if (!m_runner.start(request))
+            return false;
+        if (kernel)
+            parameters = m_kernelSpec->variant(request.task.backend)->parameters;
+        else
+            parameters = m_dataset->space.parameters();
+    } catch (const std::exception& e) {
+        m_errors->report(this, tr("Cannot start the session"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_data.reset(runInfo(request.task), std::move(parameters), request.dataset);
+    if (kernel)
+        showDevice(request.task.backend, m_data.info().device);
+    m_longestRefreshMs = 0.0;
+    m_refreshTimer->start();
+    updateButtons();
+    updateStatusBar();
+    return true;
+}
+
+RunData::Info MainWindow::runInfo(const TaskSpec& task) const {
+    RunData::Info info;
+    info.strategy = QString::fromStdString(task.strategy);
+    info.label = tr("%1 seed %2").arg(info.strategy).arg(task.seed);
+    info.status = "running";
+    info.budget = task.budget;
+    if (task.measuresKernel()) {
+        info.kernel = QString::fromStdString(m_kernelSpec->name);
+        const std::string model = CpuInfo::query().model;
+        info.device = task.backend == "cpu" ? QString::fromStdString(model.empty() ? "cpu" : model)
+                                            : QString::fromStdString(task.backend);
+        return info; // no optimum: the space is not measured in advance
+    }
+    info.kernel = QString::fromStdString(m_dataset->kernelName);
+    info.device = QString::fromStdString(m_dataset->deviceName);
+    info.optimum = m_dataset->optimum();
+    return info;
+}
+
+bool MainWindow::resumeSession(std::int64_t sessionId) {
+    if (m_runner.isRunning()) {
+        m_errors->report(this, tr("Cannot resume"),
+                         tr("A session is running: stop it before resuming another."));
+        return false;
+    }
+    SessionRecord r;
+    std::shared_ptr<const Dataset> dataset;
+    std::shared_ptr<const KernelSpec> spec;
+    std::vector<Trial> trials;
+    SessionRunner::Request request;
+    try {
+        RecordStore store(m_databasePath.toStdString());
+        r = SessionResume::resumable(store, sessionId);
+        request.task = resumedTask(r);
+        if (request.task.measuresKernel()) {
+            // The space is built again on the worker thread, which preloads the trials through core's
+            // SessionResume; the views show them as stored.
+            spec = std::make_shared<const KernelSpec>(loadKernelSpec(request.task.kernel));
+            if (!spec->variant(request.task.backend))
+                throw Error(fmt::format("Session {} cannot be resumed: kernel {} has no {} variant any more.",
+                                        sessionId, spec->name, request.task.backend));
+            std::vector<std::string> names;
+            for (const Parameter& p : spec->variant(request.task.backend)->parameters)
+                names.push_back(p.name);
+            for (const StoredTrial& stored : store.trials(sessionId))
+                trials.push_back(toTrial(stored, nullptr, names));
+        } else {
+            dataset = std::make_shared<const Dataset>(readDataset(r.dataset));
+            trials = SessionResume::finishedTrials(store, r, dataset->space);
+            request.preload = trials;
+        }
+    } catch (const std::exception& e) {
+        m_errors->report(this, tr("Cannot resume the session"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    request.dataset = dataset;
+    request.databasePath = m_databasePath;
+    request.resumeSession = sessionId;
+    try {
+        if (!m_runner.start(request))
+            return false;
+    } catch (const std::exception& e) {
+        m_errors->report(this, tr("Cannot resume the session"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    loadSessionTrials(r, dataset);
+    if (spec) {
+        RunData::Info info = m_data.info();
+        m_data.reset(info, spec->variant(request.task.backend)->parameters, nullptr);
+    }
+    m_data.append(std::move(trials));
+    m_data.setStatus("running");
+    m_refreshTimer->start();
+    updateButtons();
+    return true;
+}
+
+void MainWindow::openSession(std::int64_t sessionId) {
+    if (m_runner.isRunning()) {
+        m_errors->report(this, tr("Cannot open the session"),
+                         tr("A session is running: stop it before opening a past one."));
+        return;
+    }
+    try {
+        LoadedSession loaded = loadSession(m_databasePath, sessionId);
+        loadSessionTrials(loaded.record, loaded.dataset);
+        if (!loaded.dataset) {
+            RunData::Info info = m_data.info();
+            m_data.reset(info, loaded.parameters, nullptr);
+        }
+        m_data.append(std::move(loaded.trials));
+        m_data.setStatus(QString::fromStdString(loaded.record.status));
+        if (!loaded.datasetProblem.isEmpty())
+            m_statusText->setText(
+                tr("Session %1 opened without its dataset: %2").arg(sessionId).arg(loaded.datasetProblem));
+        else
+            m_statusText->setText(
+                tr("Session %1 opened: %2 trials.").arg(sessionId).arg(m_data.trials().size()));
+        refreshNow();
+    } catch (const std::exception& e) {
+        m_errors->report(this, tr("Cannot open the session"), QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::loadSessionTrials(const SessionRecord& r, std::shared_ptr<const Dataset> dataset) {
+    RunData::Info info;
+    info.sessionId = r.id;
+    info.strategy = QString::fromStdString(r.strategy);
+    info.label = tr("#%1 %2 seed %3").arg(r.id).arg(info.strategy).arg(r.seed);
+    info.kernel = QString::fromStdString(r.kernel);
+    info.device = QString::fromStdString(r.device);
+    info.status = QString::fromStdString(r.status);
+    info.budget = r.budget;
+    if (dataset)
+        info.optimum = dataset->optimum();
+    std::vector<Parameter> parameters = dataset ? dataset->space.parameters() : std::vector<Parameter>{};
+    m_data.reset(info, parameters, dataset);
+    showDevice(r.backend, info.device);
+}
+
+void MainWindow::onSessionStarted(qint64 sessionId) {
+    m_data.setSessionId(sessionId);
+    m_records->reload();
+    emit sessionStarted(sessionId);
+}
+
+void MainWindow::onSessionFinished(const QString& status, const QString& reason, const QString& error) {
+    refreshNow();
+    m_refreshTimer->stop();
+    m_data.setStatus(status);
+    updateButtons();
+    updateStatusBar();
+    m_statusText->setText(tr("Session %1 %2 (%3): %4 evaluations.")
+                              .arg(m_data.info().sessionId)
+                              .arg(status, reason)
+                              .arg(m_data.trials().size()));
+    m_records->reload();
+    if (!error.isEmpty())
+        m_errors->report(this, tr("The session failed"), error);
+    emit sessionEnded(status);
+}
+
+void MainWindow::refreshNow(bool force) {
+    QElapsedTimer timer;
+    timer.start();
+    if (SessionBridge* bridge = m_runner.bridge()) {
+        std::vector<Trial> trials = bridge->takeTrials();
+        if (!trials.empty())
+            m_data.append(std::move(trials));
+        m_data.setQuality(bridge->qualityPoints());
+    }
+    for (RunView* view : m_runViews)
+        view->refreshIfNeeded(force);
+    updateStatusBar();
+    m_longestRefreshMs = std::max(m_longestRefreshMs, static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    emit refreshed(static_cast<int>(m_data.trials().size()));
+}
+
+void MainWindow::updateStatusBar() {
+    auto evaluations = static_cast<int>(m_data.trials().size());
+    auto budget = static_cast<int>(m_data.info().budget);
+    m_progress->setRange(0, std::max(1, budget));
+    m_progress->setValue(std::min(evaluations, std::max(1, budget)));
+    std::optional<SessionProgress> progress;
+    if (m_runner.isRunning() && m_runner.bridge())
+        progress = m_runner.bridge()->lastProgress();
+    QString text;
+    if (auto row = m_data.bestRow())
+        text = tr("best %1 ms").arg(m_data.trials()[*row].measurement.objective, 0, 'g', 6);
+    if (m_runner.isRunning() && progress) {
+        text += tr(", %1 elapsed").arg(formatSeconds(progress->elapsedS));
+        if (m_runner.isPaused())
+            text += tr(", paused");
+        else if (progress->etaS)
+            text += tr(", ETA %1").arg(formatSeconds(*progress->etaS));
+    }
+    m_etaText->setText(text);
+}
+
+void MainWindow::updateButtons() {
+    m_task->setRunning(m_runner.isRunning(), m_runner.isPaused());
+}
+
+void MainWindow::tileViews() {
+    QList<QDockWidget*> docks;
+    for (const QString& name : viewNames())
+        docks.push_back(m_docks[name]);
+    for (QDockWidget* dock : docks) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    // Three columns of two: convergence | cost model | hardware over explorer | comparison | records.
+    addDockWidget(Qt::RightDockWidgetArea, docks[0]);
+    splitDockWidget(docks[0], docks[1], Qt::Horizontal);
+    splitDockWidget(docks[1], docks[2], Qt::Horizontal);
+    splitDockWidget(docks[0], docks[3], Qt::Vertical);
+    splitDockWidget(docks[1], docks[4], Qt::Vertical);
+    splitDockWidget(docks[2], docks[5], Qt::Vertical);
+}
+
+bool MainWindow::showView(const QString& name) {
+    auto it = m_docks.find(name);
+    if (it == m_docks.end())
+        return false;
+    it->second->show();
+    it->second->raise();
+    QApplication::processEvents();
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveSettings();
+    m_runner.cancel();
+    m_runner.wait();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::saveSettings() {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("records/database", m_databasePath);
+    m_task->saveSettings(settings);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    QString db = settings.value("records/database").toString();
+    if (!db.isEmpty())
+        m_databasePath = db;
+    m_task->restoreSettings(settings);
+}
+
+} // namespace ts::gui

@@ -1,0 +1,162 @@
+#pragma once
+
+#include "RunData.h"
+#include "SessionRunner.h"
+
+#include "kernels/KernelSpec.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+#include <map>
+#include <memory>
+
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+class QTimer;
+template <typename T> class QFutureWatcher;
+
+namespace ts {
+struct SessionRecord;
+} // namespace ts
+
+namespace ts::gui {
+
+class ComparisonView;
+class ConvergenceView;
+class CostModelView;
+class ErrorReporter;
+class ExplorerView;
+class HardwareView;
+class RecordsView;
+class RunView;
+class TaskPanel;
+class TrialDetailsView;
+
+// The workbench window: the task panel (left dock), one dock per view (tabified), the trial details dock,
+// a status bar with progress and ETA. It adapts core to Qt: sessions run on a SessionRunner's worker thread,
+// datasets load on a thread pool, and a 10 Hz timer moves trials into RunData and redraws dirty views.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // View names for --view and showView(): convergence, costmodel, hardware, explorer, comparison, records.
+    static QStringList viewNames();
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ErrorReporter& errors() const { return *m_errors; }
+    RunData& runData() { return m_data; }
+    SessionRunner& runner() { return m_runner; }
+    TaskPanel* taskPanel() const { return m_task; }
+    ConvergenceView* convergenceView() const { return m_convergence; }
+    CostModelView* costModelView() const { return m_costModel; }
+    ExplorerView* explorerView() const { return m_explorer; }
+    ComparisonView* comparisonView() const { return m_comparison; }
+    RecordsView* recordsView() const { return m_records; }
+    HardwareView* hardwareView() const { return m_hardware; }
+    TrialDetailsView* detailsView() const { return m_details; }
+    QWidget* view(const QString& name) const;
+    QProgressBar* progressBar() const { return m_progress; }
+
+    // The records database sessions are written to and listed from.
+    void setDatabasePath(const QString& path);
+    QString databasePath() const { return m_databasePath; }
+
+    // Loads a replay dataset in the background; on success it becomes the task's kernel, on failure an
+    // error is reported and nothing changes. Emits datasetLoaded or loadFailed.
+    void openDataset(const QString& path);
+    bool isLoading() const;
+    const std::shared_ptr<const Dataset>& dataset() const { return m_dataset; }
+    // Chooses a kernel list entry: a replay dataset path loads in the background (openDataset); a real
+    // kernel's id (TaskPanel::catalogKernelId / specKernelId) reads its spec now, offers its size and
+    // backends, and reports an error (changing nothing) when the spec cannot be read. Returns false then.
+    bool chooseKernel(const QString& id);
+    // Adds a kernel.json file to the kernel list and chooses it.
+    bool openKernelSpec(const QString& path);
+    const std::shared_ptr<const KernelSpec>& kernelSpec() const { return m_kernelSpec; }
+
+    // Starts a session from the task panel; errors go to the error reporter. Returns whether it started.
+    bool startSession();
+    // Opens a past session from the database into every view (trials, and the dataset when it still exists).
+    void openSession(std::int64_t sessionId);
+    // Continues an interrupted session of the database: its trials are preloaded and not measured again.
+    bool resumeSession(std::int64_t sessionId);
+
+    // Raises a view's dock; false for an unknown name.
+    bool showView(const QString& name);
+    // Shows every view side by side (benchmarks, "all" screenshots).
+    void tileViews();
+    // Moves pending trials into RunData and redraws the dirty views (visible ones, or all when forced).
+    void refreshNow(bool force = false);
+    // Longest time one refresh tick took so far (ms), and how many ticks ran.
+    double longestRefreshMs() const { return m_longestRefreshMs; }
+
+signals:
+    void datasetLoaded(const QString& path);
+    void loadFailed(const QString& path);
+    void sessionStarted(qint64 sessionId);
+    void sessionEnded(const QString& status);
+    void refreshed(int evaluations);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    QDockWidget* addViewDock(const QString& name, const QString& title, QWidget* widget);
+    void addBundledDatasets();
+    void datasetReady(const QString& path, std::shared_ptr<const Dataset> dataset);
+    void addCatalogKernels();
+    void chooseDatasetFile();
+    void chooseKernelSpecFile();
+    // The run's info for a session of this task (kernel and device from the dataset or the kernel spec).
+    RunData::Info runInfo(const TaskSpec& task) const;
+    // Shows the device of a backend in the hardware view: the CPU for "cpu", else the named device.
+    void showDevice(const std::string& backend, const QString& device);
+    void chooseDatabaseFile();
+    void onSessionStarted(qint64 sessionId);
+    void onSessionFinished(const QString& status, const QString& reason, const QString& error);
+    void updateStatusBar();
+    void updateButtons();
+    // Resets RunData for a session of the database (its info, and the dataset's parameters when known).
+    void loadSessionTrials(const SessionRecord& record, std::shared_ptr<const Dataset> dataset);
+    void saveSettings();
+    void restoreSettings();
+
+    std::unique_ptr<ErrorReporter> m_errors;
+    RunData m_data;
+    SessionRunner m_runner;
+    std::shared_ptr<const Dataset> m_dataset;
+    std::shared_ptr<const KernelSpec> m_kernelSpec; // the chosen real kernel; null for a replay dataset
+    QString m_kernelId;                             // the chosen kernel list entry
+    QString m_databasePath;
+    struct DatasetLoad {
+        std::shared_ptr<const Dataset> dataset;
+        QString error; // one sentence naming the file, when reading failed
+    };
+    QFutureWatcher<DatasetLoad>* m_loader = nullptr;
+    QString m_loadingPath;
+    QTimer* m_refreshTimer;
+    double m_longestRefreshMs = 0.0;
+
+    TaskPanel* m_task;
+    ConvergenceView* m_convergence;
+    CostModelView* m_costModel;
+    HardwareView* m_hardware;
+    ExplorerView* m_explorer;
+    ComparisonView* m_comparison;
+    RecordsView* m_records;
+    TrialDetailsView* m_details;
+    std::vector<RunView*> m_runViews;
+    std::map<QString, QDockWidget*> m_docks;
+    QDockWidget* m_taskDock;
+    QDockWidget* m_detailsDock;
+
+    QProgressBar* m_progress;
+    QLabel* m_statusText;
+    QLabel* m_etaText;
+};
+
+} // namespace ts::gui

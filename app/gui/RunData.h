@@ -1,0 +1,81 @@
+#pragma once
+
+#include "records/Dataset.h"
+#include "session/ModelQualityTracker.h"
+#include "session/Trial.h"
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace ts::gui {
+
+// The run every view shows: a live session or one opened from the records database. Holds the trials in
+// evaluation order (row = position), the best-so-far after each, the model-quality points and the shared
+// trial selection. UI thread only; views listen to its signals and read it when they refresh.
+class RunData : public QObject {
+    Q_OBJECT
+public:
+    struct Info {
+        QString label; // e.g. "xgb seed 0" (legend of the convergence overlay)
+        QString kernel;
+        QString device;
+        QString strategy;
+        QString status; // running, completed, cancelled, failed
+        std::int64_t sessionId = 0;
+        std::int64_t budget = 0;
+        std::optional<double> optimum; // the space's fastest time, when a replay dataset is known
+    };
+
+    explicit RunData(QObject* parent = nullptr) : QObject(parent) {}
+
+    // Starts a new run. Parameters give the value order of every axis (the space's when known).
+    void reset(Info info, std::vector<Parameter> parameters, std::shared_ptr<const Dataset> dataset = {});
+    void append(std::vector<Trial> trials);
+    void setQuality(std::vector<ModelQualityTracker::Point> points);
+    void setStatus(const QString& status);
+    void setSessionId(std::int64_t id) { m_info.sessionId = id; }
+
+    const Info& info() const { return m_info; }
+    const std::vector<Parameter>& parameters() const { return m_parameters; }
+    const std::shared_ptr<const Dataset>& dataset() const { return m_dataset; }
+    const std::vector<Trial>& trials() const { return m_trials; }
+    // Fastest Ok objective among trials [0, row]; +inf before any Ok trial.
+    const std::vector<double>& bestSoFar() const { return m_bestSoFar; }
+    std::optional<std::size_t> bestRow() const { return m_bestRow; }
+    const std::vector<ModelQualityTracker::Point>& quality() const { return m_quality; }
+    // Position of a trial's value in its parameter's list; -1 when the value is not in the list.
+    int position(std::size_t parameter, const Value& value) const;
+    // The same for trial `row`, computed once on append (the plots read it for every trial on every refresh).
+    int trialPosition(std::size_t row, std::size_t parameter) const {
+        return m_trialPositions[row * m_parameters.size() + parameter];
+    }
+
+    int selectedRow() const { return m_selected; }
+    // Selects a trial everywhere (-1 clears). Emits selectionChanged when the selection changes.
+    void select(int row);
+
+signals:
+    void resetDone();
+    void trialsAppended(int first, int count);
+    void qualityChanged();
+    void statusChanged(const QString& status);
+    void selectionChanged(int row);
+
+private:
+    Info m_info;
+    std::vector<Parameter> m_parameters;
+    std::vector<std::unordered_map<std::string, int>> m_positions;
+    std::shared_ptr<const Dataset> m_dataset;
+    std::vector<Trial> m_trials;
+    std::vector<int> m_trialPositions; // row-major: trials x parameters
+    std::vector<double> m_bestSoFar;
+    std::optional<std::size_t> m_bestRow;
+    std::vector<ModelQualityTracker::Point> m_quality;
+    int m_selected = -1;
+};
+
+} // namespace ts::gui

@@ -1,0 +1,117 @@
+#include "SessionLoader.h"
+
+#include "records/DatasetReader.h"
+#include "util/Error.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ts::gui {
+
+namespace {
+
+Value toValue(const nlohmann::json& j) {
+    if (j.is_boolean())
+        return j.get<bool>();
+    if (j.is_number_integer())
+        return j.get<std::int64_t>();
+    if (j.is_number())
+        return j.get<double>();
+    if (j.is_string())
+        return j.get<std::string>();
+    return j.dump();
+}
+
+std::vector<std::string> parameterNames(const SessionRecord& record) {
+    std::vector<std::string> names;
+    auto j = nlohmann::json::parse(record.parameters, nullptr, false);
+    if (j.is_array())
+        for (const auto& name : j)
+            if (name.is_string())
+                names.push_back(name.get<std::string>());
+    return names;
+}
+
+// Value lists from the values seen, numbers in numeric order then the rest by text.
+std::vector<Parameter> observedParameters(const std::vector<std::string>& names,
+                                          const std::vector<Trial>& trials) {
+    std::vector<Parameter> parameters;
+    for (std::size_t p = 0; p < names.size(); ++p) {
+        Parameter parameter{names[p], ParameterType::Integer, {}};
+        std::map<std::string, Value> seen;
+        for (const Trial& t : trials)
+            if (p < t.config.size())
+                seen.emplace(toString(t.config[p]), t.config[p]);
+        for (auto& [text, value] : seen)
+            parameter.values.push_back(value);
+        std::stable_sort(parameter.values.begin(), parameter.values.end(),
+                         [](const Value& a, const Value& b) {
+                             if (isNumeric(a) && isNumeric(b))
+                                 return toNumber(a) < toNumber(b);
+                             return isNumeric(a) && !isNumeric(b);
+                         });
+        parameters.push_back(std::move(parameter));
+    }
+    return parameters;
+}
+
+} // namespace
+
+Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::vector<std::string>& names) {
+    Trial t;
+    t.number = stored.number;
+    t.index = stored.index;
+    if (space && stored.index < space->productSize()) {
+        t.config = space->config(stored.index);
+    } else {
+        auto j = nlohmann::json::parse(stored.config, nullptr, false);
+        for (const std::string& name : names)
+            t.config.push_back(j.is_object() && j.contains(name) ? toValue(j[name]) : Value(std::string()));
+    }
+    t.measurement.status = measureStatusFromString(stored.status).value_or(MeasureStatus::Invalid);
+    t.measurement.objective = stored.objective;
+    t.measurement.samples = stored.samples;
+    t.measurement.compileMs = stored.compileMs;
+    t.measurement.log = stored.log;
+    t.measurement.metrics = stored.metrics;
+    t.predicted = stored.predicted;
+    t.batch = stored.batch;
+    t.elapsedS = stored.elapsedS;
+    t.finishedAt = stored.finishedAt;
+    return t;
+}
+
+LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId) {
+    RecordStore store(databasePath.toStdString());
+    std::optional<SessionRecord> record = store.session(sessionId);
+    if (!record)
+        throw Error(fmt::format("Session {} is not in the records database {}.", sessionId,
+                                databasePath.toStdString()));
+    LoadedSession loaded;
+    loaded.record = *record;
+    if (!record->dataset.empty()) {
+        try {
+            loaded.dataset = std::make_shared<const Dataset>(readDataset(record->dataset));
+        } catch (const std::exception& e) {
+            loaded.datasetProblem = QString::fromStdString(e.what());
+        }
+    }
+    std::vector<std::string> names = parameterNames(*record);
+    const SearchSpace* space = nullptr;
+    if (loaded.dataset) {
+        std::vector<std::string> datasetNames;
+        for (const Parameter& p : loaded.dataset->space.parameters())
+            datasetNames.push_back(p.name);
+        if (datasetNames == names)
+            space = &loaded.dataset->space;
+        else
+            loaded.dataset.reset(); // the file changed since: its indices would not match
+    }
+    for (const StoredTrial& stored : store.trials(sessionId))
+        loaded.trials.push_back(toTrial(stored, space, names));
+    loaded.parameters = space ? space->parameters() : observedParameters(names, loaded.trials);
+    return loaded;
+}
+
+} // namespace ts::gui

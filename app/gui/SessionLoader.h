@@ -1,0 +1,33 @@
+#pragma once
+
+#include "records/Dataset.h"
+#include "records/RecordStore.h"
+#include "records/SessionRecord.h"
+#include "session/Trial.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace ts::gui {
+
+// A past session read back from the records database, converted to what the views show: core trials with
+// their configs, and the parameters' value lists (the dataset's space when the replay dataset still exists,
+// otherwise the values seen in the trials, in numeric order).
+struct LoadedSession {
+    SessionRecord record;
+    std::vector<Trial> trials;
+    std::vector<Parameter> parameters;
+    std::shared_ptr<const Dataset> dataset; // null when the session's dataset could not be read
+    QString datasetProblem;                 // why the dataset is missing, empty when it was read
+};
+
+// Reads a session and its trials (and its replay dataset). Any thread: opens its own connection. Throws
+// ts::Error naming the database or the session.
+LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId);
+
+// One stored trial as a core trial; the config comes from the space by index when given, else from the
+// stored JSON.
+Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::vector<std::string>& names);
+
+} // namespace ts::gui

@@ -1,0 +1,72 @@
+#include "MainWindow.h"
+#include "ScreenshotDriver.h"
+#include "TaskPanel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Tunescope");
+    QApplication::setApplicationName("tunescope");
+    QApplication::setApplicationVersion(TUNESCOPE_VERSION);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Tunescope: a workbench for auto-tuning compute kernels.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption(
+        {"demo", "Open the bundled replay dataset (RTX 3090 CLBlast GEMM) and start a session."});
+    parser.addOption(
+        {"dataset", "Open this replay dataset (and start a session with --demo/--screenshot).", "FILE"});
+    parser.addOption(
+        {"screenshot", "Save a PNG of the main window and exit (starts the demo session).", "FILE"});
+    parser.addOption(
+        {"after", "Take the screenshot after N evaluations (default: when the session ends).", "N"});
+    parser.addOption({"view",
+                      "View in front for the screenshot: convergence, costmodel, hardware, explorer, "
+                      "comparison, records, or all (side by side).",
+                      "NAME"});
+    parser.addOption({"db", "Records database (default: $XDG_DATA_HOME/tunescope/records.db).", "FILE"});
+    parser.addOption({"strategy", "Strategy for the demo session.", "NAME"});
+    parser.addOption({"budget", "Budget for the demo session.", "N"});
+    parser.addOption({"size", "Window size for screenshots, WxH (default 1600x1000).", "WxH"});
+    parser.process(app);
+
+    ts::gui::MainWindow window;
+    if (parser.isSet("db"))
+        window.setDatabasePath(parser.value("db"));
+    bool drive = parser.isSet("demo") || parser.isSet("screenshot");
+    QString dataset = parser.value("dataset");
+    if (dataset.isEmpty() && drive)
+        dataset = TUNESCOPE_RESOURCE_DIR "/datasets/gemm_clblast_RTX_3090.json.gz";
+    if (drive) {
+        ts::gui::TaskSpec task = window.taskPanel()->task();
+        task.strategy = parser.isSet("strategy") ? parser.value("strategy").toStdString() : "default";
+        task.budget = parser.isSet("budget") ? parser.value("budget").toLongLong() : 200;
+        task.mode = ts::SpaceMode::Product;
+        task.options.clear();
+        window.taskPanel()->setTask(task);
+    }
+    if (parser.isSet("screenshot")) {
+        QStringList size = parser.value("size").split('x');
+        if (size.size() == 2)
+            window.resize(size[0].toInt(), size[1].toInt());
+        else
+            window.resize(1600, 1000);
+    }
+    window.show();
+
+    if (!drive) {
+        if (!dataset.isEmpty())
+            window.openDataset(dataset);
+        return QApplication::exec();
+    }
+    ts::gui::ScreenshotDriver driver(
+        window, {dataset, parser.value("screenshot"), parser.value("after").toInt(), parser.value("view")});
+    QObject::connect(&driver, &ts::gui::ScreenshotDriver::done, &app,
+                     [](int code) { QApplication::exit(code); });
+    QTimer::singleShot(0, &driver, &ts::gui::ScreenshotDriver::start);
+    return QApplication::exec();
+}

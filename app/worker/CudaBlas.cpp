@@ -1,0 +1,60 @@
+#include "CudaBlas.h"
+
+#include "util/Error.h"
+
+#include <cublas_v2.h>
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+namespace ts::worker {
+
+namespace {
+
+void checkCublas(cublasStatus_t status, const char* call) {
+    if (status != CUBLAS_STATUS_SUCCESS)
+        throw Error(fmt::format("cuBLAS call {} failed with status {}.", call, static_cast<int>(status)));
+}
+
+} // namespace
+
+CudaBlas::CudaBlas() {
+    for (const char* name : {"libcublas.so.13", "libcublas.so"}) {
+        m_library = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (m_library) {
+            m_path = name;
+            break;
+        }
+    }
+    if (!m_library)
+        throw Error(fmt::format("cuBLAS (libcublas.so.13) cannot be opened: {}.", ::dlerror()));
+    auto symbol = [&](const char* name) {
+        void* s = ::dlsym(m_library, name);
+        if (!s)
+            throw Error(fmt::format("cuBLAS ({}) lacks the symbol {}.", m_path, name));
+        return s;
+    };
+    auto create = reinterpret_cast<decltype(&cublasCreate_v2)>(symbol("cublasCreate_v2"));
+    m_sgemm = symbol("cublasSgemm_v2");
+    m_setStream = symbol("cublasSetStream_v2");
+    m_destroy = symbol("cublasDestroy_v2");
+    checkCublas(create(&m_handle), "cublasCreate_v2");
+}
+
+CudaBlas::~CudaBlas() {
+    if (m_handle)
+        reinterpret_cast<decltype(&cublasDestroy_v2)>(m_destroy)(m_handle);
+    if (m_library)
+        ::dlclose(m_library);
+}
+
+void CudaBlas::sgemm(cudaStream_t stream, int m, int n, int k, const float* a, const float* b, float* c) {
+    checkCublas(reinterpret_cast<decltype(&cublasSetStream_v2)>(m_setStream)(m_handle, stream),
+                "cublasSetStream_v2");
+    const float alpha = 1.0f, beta = 0.0f;
+    // cuBLAS is column-major: row-major C = A B is column-major C^T = B^T A^T.
+    checkCublas(reinterpret_cast<decltype(&cublasSgemm_v2)>(m_sgemm)(m_handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m,
+                                                                     k, &alpha, b, n, a, k, &beta, c, n),
+                "cublasSgemm_v2");
+}
+
+} // namespace ts::worker

@@ -1,0 +1,236 @@
+#include "cuda/NvrtcCompiler.h"
+
+#include "build/BuildCache.h"
+#include "build/ContentHash.h"
+#include "cuda/NvrtcProgram.h"
+#include "cuda/PtxasInfo.h"
+#include "util/Error.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace ts {
+
+namespace {
+
+// Bumped when the layout of an entry or the meaning of its hash changes.
+constexpr const char* kCacheFormat = "tunescope-cubin-1";
+
+bool isHeader(const std::filesystem::path& file) {
+    const std::string ext = file.extension().string();
+    return ext == ".h" || ext == ".cuh" || ext == ".hpp" || ext == ".hh" || ext == ".inc";
+}
+
+std::string readText(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw Error(fmt::format("The CUDA source {} cannot be read.", file.string()));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void writeAtomically(const std::filesystem::path& target, const std::string& bytes) {
+    std::ostringstream name;
+    name << target.string() << ".tmp." << ::getpid() << "." << std::this_thread::get_id();
+    const std::filesystem::path temporary = name.str();
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!out.flush())
+            throw Error(fmt::format("The cubin cache entry {} cannot be written.", temporary.string()));
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, target, ec);
+    if (ec)
+        throw Error(
+            fmt::format("The cubin cache entry {} cannot be written: {}.", target.string(), ec.message()));
+}
+
+// The toolkit's headers (mma.h, cuda_fp16.h): $CUDA_HOME, $CUDA_PATH, the toolkit Tunescope was built with,
+// /usr/local/cuda. Empty when none has them.
+const std::string& toolkitIncludeDirectory() {
+    static const std::string directory = [] {
+        std::vector<std::filesystem::path> candidates;
+        for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+            if (const char* value = std::getenv(variable); value && *value)
+                candidates.push_back(std::filesystem::path(value) / "include");
+#ifdef TUNESCOPE_CUDA_INCLUDE_DIR
+        candidates.emplace_back(TUNESCOPE_CUDA_INCLUDE_DIR);
+#endif
+        candidates.emplace_back("/usr/local/cuda/include");
+        for (const auto& candidate : candidates) {
+            std::error_code ec;
+            if (std::filesystem::exists(candidate / "cuda_fp16.h", ec))
+                return std::filesystem::weakly_canonical(candidate, ec).string();
+        }
+        return std::string();
+    }();
+    return directory;
+}
+
+const std::string& nvrtcVersion() {
+    static const std::string version = NvrtcProgram::version();
+    return version;
+}
+
+} // namespace
+
+NvrtcCompiler::NvrtcCompiler(std::filesystem::path cacheDirectory) : m_directory(std::move(cacheDirectory)) {
+    if (m_directory.empty())
+        return;
+    std::error_code ec;
+    std::filesystem::create_directories(m_directory, ec);
+    if (ec || !std::filesystem::is_directory(m_directory))
+        throw Error(fmt::format("The cubin cache directory {} cannot be created{}.", m_directory.string(),
+                                ec ? ": " + ec.message() : ""));
+}
+
+std::filesystem::path NvrtcCompiler::cubinPath(const std::string& hash) const {
+    return m_directory.empty() ? std::filesystem::path{} : m_directory / (hash + ".cubin");
+}
+
+std::filesystem::path NvrtcCompiler::defaultCacheDirectory() {
+    return BuildCache::defaultDirectory() / "cuda";
+}
+
+std::vector<std::string> NvrtcCompiler::baseOptions(const CudaBuildRequest& request) {
+    static const std::regex architecture(R"(sm_\d+[af]?)");
+    if (!std::regex_match(request.architecture, architecture))
+        throw Error(
+            fmt::format("The GPU architecture \"{}\" is not of the form sm_90.", request.architecture));
+    std::vector<std::string> options{
+        "--gpu-architecture=" + request.architecture, "--std=c++17",       "-Xptxas", "-v",
+        "-I" + request.source.parent_path().string(), "-DTUNESCOPE_CUDA=1"};
+    if (!toolkitIncludeDirectory().empty())
+        options.push_back("-I" + toolkitIncludeDirectory());
+    return options;
+}
+
+std::string NvrtcCompiler::hash(const CudaBuildRequest& request) const {
+    ContentHash h;
+    h.add(kCacheFormat).add(nvrtcVersion()).add(request.entry);
+    h.add(readText(request.source));
+    std::vector<std::filesystem::path> headers;
+    std::error_code ec;
+    for (const auto& item : std::filesystem::directory_iterator(request.source.parent_path(), ec))
+        if (item.is_regular_file() && isHeader(item.path()))
+            headers.push_back(item.path());
+    std::sort(headers.begin(), headers.end());
+    for (const auto& header : headers)
+        h.add(header.filename().string()).addFile(header);
+    const std::vector<std::string> options = baseOptions(request);
+    h.add(static_cast<std::int64_t>(options.size() + request.flags.size()));
+    for (const std::string& option : options)
+        if (option.rfind("-I", 0) != 0) // the folder's contents are hashed, not its location
+            h.add(option);
+    for (const std::string& flag : request.flags)
+        h.add(flag);
+    return h.hex();
+}
+
+std::optional<CudaBuildResult> NvrtcCompiler::lookup(const std::string& hash) const {
+    if (m_directory.empty())
+        return std::nullopt;
+    std::ifstream meta(m_directory / (hash + ".json"));
+    if (!meta)
+        return std::nullopt;
+    nlohmann::json doc = nlohmann::json::parse(meta, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("ok"))
+        return std::nullopt;
+    CudaBuildResult result;
+    result.hash = hash;
+    result.ok = doc.at("ok").get<bool>();
+    result.log = doc.value("log", std::string());
+    result.compileMs = doc.value("compile_ms", 0.0);
+    result.cacheHit = true;
+    if (result.ok) {
+        std::ifstream in(m_directory / (hash + ".cubin"), std::ios::binary);
+        if (!in)
+            return std::nullopt;
+        result.cubin.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (result.cubin.empty())
+            return std::nullopt;
+    }
+    return result;
+}
+
+void NvrtcCompiler::store(const CudaBuildResult& result) const {
+    if (m_directory.empty())
+        return;
+    if (result.ok)
+        writeAtomically(m_directory / (result.hash + ".cubin"),
+                        std::string(result.cubin.begin(), result.cubin.end()));
+    // The JSON is written last: its presence marks a complete entry.
+    nlohmann::json doc{{"ok", result.ok}, {"log", result.log}, {"compile_ms", result.compileMs}};
+    writeAtomically(m_directory / (result.hash + ".json"), doc.dump());
+}
+
+CudaBuildResult NvrtcCompiler::compile(const CudaBuildRequest& request) {
+    const std::string key = hash(request);
+    std::optional<CudaBuildResult> result = lookup(key);
+    if (result) {
+        ++m_hits;
+    } else {
+        ++m_misses;
+        std::vector<std::string> options = baseOptions(request);
+        options.insert(options.end(), request.flags.begin(), request.flags.end());
+        const auto start = std::chrono::steady_clock::now();
+        NvrtcProgram program(readText(request.source), request.source.filename().string());
+        result.emplace();
+        result->hash = key;
+        result->ok = program.compile(options);
+        result->log = program.log();
+        if (result->ok)
+            result->cubin = program.cubin();
+        result->compileMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        store(*result);
+    }
+    if (result->ok)
+        result->resources = parsePtxasInfo(result->log, request.entry);
+    return std::move(*result);
+}
+
+std::vector<CudaBuildResult> NvrtcCompiler::compileAll(std::span<const CudaBuildRequest> requests,
+                                                       std::size_t threads) {
+    std::vector<CudaBuildResult> results(requests.size());
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, requests.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex failureMutex;
+    std::exception_ptr failure;
+    auto work = [&] {
+        for (std::size_t i = next++; i < requests.size(); i = next++) {
+            try {
+                results[i] = compile(requests[i]);
+            } catch (...) {
+                std::lock_guard lock(failureMutex);
+                if (!failure)
+                    failure = std::current_exception();
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (std::size_t t = 1; t < threads; ++t)
+            pool.emplace_back(work);
+        work();
+    }
+    if (failure)
+        std::rethrow_exception(failure);
+    return results;
+}
+
+} // namespace ts

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "hardware/GpuSpec.h"
+#include "hardware/StaticProfile.h"
+#include "models/CostModel.h"
+
+#include <functional>
+#include <optional>
+
+namespace ts {
+
+// A hardware-aware cost model usable before any measurement: the roofline time of the kernel's FLOP and byte
+// formulas on the GPU's datasheet peaks, divided by an efficiency made of the config's parallelism
+// (occupancy, with latency hiding assumed to saturate at 50 %), how its grid fills the SMs (idle SMs, the
+// partial last wave) and a penalty for register spills. A config that does not compile or fit predicts
+// kUnfitMs.
+//
+// THE RANKING QUALITY OF THIS MODEL IS UNVERIFIED: it was written without a GPU to measure against, and its
+// constants (the 50 % saturation, the spill penalty) are plausible guesses, not fitted values. It knows
+// nothing of a config's instruction mix (tile sizes, vector widths, bank conflicts), so configs with equal
+// occupancy and grid shape tie. Use it as a prior or for pruning, not as a substitute for measuring.
+//
+// update() keeps the ranking and only calibrates the scale: the median ratio of measured to predicted time
+// over the Ok trials, so predictions come out in milliseconds of the machine at hand.
+class StaticCostModel : public CostModel {
+public:
+    static constexpr double kUnfitMs = 1.0e9;
+    // Profiles for configs of the space the trials index (e.g. CudaStaticAnalyzer::analyze); called from
+    // predict() and update(), possibly from several threads.
+    using ProfileSource = std::function<std::vector<StaticProfile>(std::span<const SearchSpace::Index>)>;
+
+    // `flops` and `bytes`: the kernel's totals at the problem size (nullopt when the spec has no formula);
+    // `peakFlops` in FLOP/s (the FP32 peak, or the tensor peak for fp16/bf16 kernels).
+    StaticCostModel(GpuSpec gpu, std::optional<double> flops, std::optional<double> bytes, double peakFlops,
+                    ProfileSource source);
+
+    std::string name() const override { return "static"; }
+    void update(std::span<const Trial> trials) override;
+    bool isTrained() const override { return true; }
+    std::vector<double> predict(std::span<const SearchSpace::Index> configs) const override;
+    std::vector<char> save() const override;
+    void load(const std::vector<char>& bytes) override;
+
+    // Uncalibrated estimate in milliseconds.
+    double estimateMs(const StaticProfile& profile) const;
+    // The roofline bound alone (ms): max(flops / peak, bytes / bandwidth); 1 when neither formula is known.
+    double rooflineMs() const;
+    double scale() const { return m_scale; }
+
+private:
+    GpuSpec m_gpu;
+    std::optional<double> m_flops;
+    std::optional<double> m_bytes;
+    double m_peakFlops;
+    ProfileSource m_source;
+    double m_scale = 1.0;
+};
+
+} // namespace ts

@@ -1,0 +1,61 @@
+#include "kernels/CudaKernelBackend.h"
+
+#include "util/Error.h"
+#ifdef TUNESCOPE_WITH_CUDA
+#include "cuda/CudaBackend.h"
+#include "cuda/CudaDevices.h"
+#endif
+
+#include <fmt/format.h>
+
+namespace ts {
+
+#ifdef TUNESCOPE_WITH_CUDA
+
+std::unique_ptr<Backend> makeCudaBackend(const KernelSpec& spec, const KernelSpace& kernelSpace,
+                                         const CudaTuneSettings& settings, const SearchSpace& space) {
+    const CudaDevices devices = CudaDevices::query();
+    if (devices.empty())
+        throw Error(fmt::format("--backend cuda: there is no CUDA device on this machine ({}).",
+                                devices.unavailableReason()));
+    CudaBackendSettings cuda;
+    cuda.timeoutS = settings.timeoutS;
+    cuda.timing = settings.timing;
+    cuda.seed = settings.seed;
+    return std::make_unique<CudaBackend>(spec, kernelSpace, cuda, &space);
+}
+
+DeviceFingerprint cudaFingerprint(const Backend& backend) {
+    const auto& cuda = dynamic_cast<const CudaBackend&>(backend);
+    const CudaDevices devices = CudaDevices::query();
+    DeviceFingerprint device;
+    device.kind = "gpu";
+    device.name = cuda.gpu().name;
+    device.architecture = cuda.gpu().architecture();
+    device.driver = CudaDevices::versionText(devices.driverVersion());
+    device.toolkit = CudaDevices::versionText(devices.runtimeVersion());
+    return device;
+}
+
+bool cudaDeviceAvailable() {
+    return !CudaDevices::query().empty();
+}
+
+#else
+
+std::unique_ptr<Backend> makeCudaBackend(const KernelSpec&, const KernelSpace&, const CudaTuneSettings&,
+                                         const SearchSpace&) {
+    throw Error("--backend cuda: there is no CUDA device (this build of Tunescope has no CUDA backend).");
+}
+
+DeviceFingerprint cudaFingerprint(const Backend&) {
+    return {};
+}
+
+bool cudaDeviceAvailable() {
+    return false;
+}
+
+#endif
+
+} // namespace ts

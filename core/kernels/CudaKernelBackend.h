@@ -1,0 +1,33 @@
+#pragma once
+
+#include "backends/Backend.h"
+#include "kernels/KernelSpace.h"
+#include "kernels/KernelSpec.h"
+#include "records/DeviceFingerprint.h"
+#include "worker/WorkerProtocol.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace ts {
+
+struct CudaTuneSettings {
+    double timeoutS = 10.0;
+    worker::TimingSettings timing;
+    std::uint64_t seed = 0;
+};
+
+// The CUDA backend as a factory that every build can call: with TUNESCOPE_WITH_CUDA it is a CudaBackend
+// measuring the kernel's cuda variant on this machine's GPUs (every GPU of the first GPU's model); without,
+// creating one throws. Throws Error with one sentence when there is no CUDA device. The space must outlive
+// the backend.
+std::unique_ptr<Backend> makeCudaBackend(const KernelSpec& spec, const KernelSpace& kernelSpace,
+                                         const CudaTuneSettings& settings, const SearchSpace& space);
+
+// The fingerprint of the GPU a backend made by makeCudaBackend measures on.
+DeviceFingerprint cudaFingerprint(const Backend& backend);
+
+// Whether this build has the CUDA backend and this machine a CUDA device (what a UI offers "cuda" on).
+bool cudaDeviceAvailable();
+
+} // namespace ts

@@ -1,0 +1,117 @@
+#include "kernels/KernelCatalog.h"
+
+#include "kernels/KernelSpecReader.h"
+#include "util/Error.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace ts {
+namespace {
+
+constexpr const char* kSpecName = "kernel.json";
+
+std::filesystem::path userKernelFolder() {
+    if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data) {
+        return std::filesystem::path(data) / "tunescope" / "kernels";
+    }
+    if (const char* home = std::getenv("HOME"); home && *home) {
+        return std::filesystem::path(home) / ".local" / "share" / "tunescope" / "kernels";
+    }
+    return {};
+}
+
+} // namespace
+
+std::vector<std::filesystem::path> KernelCatalog::searchPath() {
+    std::vector<std::filesystem::path> roots{std::filesystem::path(TUNESCOPE_SOURCE_DIR) / "kernels"};
+    if (const char* path = std::getenv("TUNESCOPE_KERNEL_PATH"); path && *path) {
+        const std::string text(path);
+        std::size_t start = 0;
+        while (start <= text.size()) {
+            const auto colon = text.find(':', start);
+            const auto item =
+                text.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+            if (!item.empty()) {
+                roots.emplace_back(item);
+            }
+            if (colon == std::string::npos) {
+                break;
+            }
+            start = colon + 1;
+        }
+    }
+    if (auto user = userKernelFolder(); !user.empty()) {
+        roots.push_back(std::move(user));
+    }
+    return roots;
+}
+
+KernelCatalog::KernelCatalog(std::vector<std::filesystem::path> roots) : m_roots(std::move(roots)) {
+    for (const auto& root : m_roots) {
+        scan(root);
+    }
+    std::stable_sort(m_kernels.begin(), m_kernels.end(),
+                     [](const KernelSpec& a, const KernelSpec& b) { return a.name < b.name; });
+}
+
+void KernelCatalog::scan(const std::filesystem::path& root) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(root / kSpecName, ec)) {
+        load(root / kSpecName);
+        return;
+    }
+    if (!std::filesystem::is_directory(root, ec)) {
+        return;
+    }
+    std::vector<std::filesystem::path> folders;
+    for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
+        if (entry.is_directory(ec) && std::filesystem::is_regular_file(entry.path() / kSpecName, ec)) {
+            folders.push_back(entry.path());
+        }
+    }
+    std::sort(folders.begin(), folders.end());
+    for (const auto& folder : folders) {
+        load(folder / kSpecName);
+    }
+}
+
+void KernelCatalog::load(const std::filesystem::path& specFile) {
+    const std::string folderName = specFile.parent_path().filename().string();
+    KernelSpec spec;
+    try {
+        spec = readKernelSpec(specFile);
+    } catch (const Error& e) {
+        m_failures.push_back({folderName, e.what()});
+        m_problems.push_back(e.what());
+        return;
+    }
+    const auto existing = std::find_if(m_kernels.begin(), m_kernels.end(),
+                                       [&](const KernelSpec& k) { return k.name == spec.name; });
+    if (existing != m_kernels.end()) {
+        m_problems.push_back(displayPath(specFile) + ": kernel " + spec.name + " is already defined by " +
+                             displayPath(existing->specFile) + ", which takes precedence.");
+        return;
+    }
+    m_kernels.push_back(std::move(spec));
+}
+
+const KernelSpec& KernelCatalog::find(const std::string& name) const {
+    for (const auto& kernel : m_kernels) {
+        if (kernel.name == name) {
+            return kernel;
+        }
+    }
+    for (const auto& failure : m_failures) {
+        if (failure.folderName == name) {
+            throw Error(failure.message);
+        }
+    }
+    std::string known;
+    for (const auto& kernel : m_kernels) {
+        known += (known.empty() ? "" : ", ") + kernel.name;
+    }
+    throw Error("Unknown kernel \"" + name + "\" (known kernels: " + (known.empty() ? "none" : known) + ").");
+}
+
+} // namespace ts

@@ -1,0 +1,156 @@
+#include "records/DeploymentBuilder.h"
+
+#include "records/DeviceFingerprint.h"
+#include "util/Error.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <tuple>
+
+namespace ts {
+
+namespace {
+
+struct Group {
+    std::vector<const SessionRecord*> sessions;
+    std::int64_t evaluations = 0;
+    std::optional<StoredTrial> best;
+    const SessionRecord* bestSession = nullptr;
+};
+
+nlohmann::ordered_json parsedOr(const std::string& text, nlohmann::ordered_json fallback) {
+    nlohmann::ordered_json value = nlohmann::ordered_json::parse(text, nullptr, false);
+    return value.is_discarded() ? fallback : value;
+}
+
+nlohmann::ordered_json finite(double value) {
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json entryOf(const Group& group) {
+    const SessionRecord& session = *group.bestSession;
+    const StoredTrial& trial = *group.best;
+    DeviceFingerprint fingerprint = DeviceFingerprint::fromJson(session.deviceInfo);
+    if (fingerprint.name.empty())
+        fingerprint = DeviceFingerprint::ofGpuName(session.device);
+    if (fingerprint.architecture.empty())
+        fingerprint.architecture = DeviceFingerprint::gpuArchitecture(session.device);
+    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : trial.metrics)
+        metrics[name] = value;
+    nlohmann::ordered_json members = nlohmann::ordered_json::array();
+    for (const SessionRecord* member : group.sessions)
+        members.push_back(member->id);
+    return nlohmann::ordered_json{
+        {"kernel", session.kernel},
+        {"problem_size", DeploymentBuilder::problemShape(session.problem)},
+        // The device's own name (a CPU model, a GPU name) is what a program knows at run time; the recorded
+        // device text may add the compiler.
+        {"device", fingerprint.name.empty() ? session.device : fingerprint.name},
+        {"architecture", fingerprint.architecture},
+        {"config", parsedOr(trial.config, nlohmann::ordered_json::object())},
+        {"time_ms", trial.objective},
+        {"statistics",
+         {{"median_ms", finite(trial.median)},
+          {"min_ms", finite(trial.min)},
+          {"mean_ms", finite(trial.mean)},
+          {"stdev_ms", finite(trial.stdev)},
+          {"cv", finite(trial.cv)},
+          {"samples", trial.samples.size()}}},
+        {"metrics", metrics},
+        {"device_fingerprint", parsedOr(fingerprint.toJson(), nlohmann::ordered_json::object())},
+        {"source_hash", session.sourceHash},
+        {"tool_version", session.toolVersion},
+        {"date", DeploymentBuilder::isoDate(trial.finishedAt)},
+        {"strategy", session.strategy},
+        {"backend", session.backend},
+        {"evaluations", group.evaluations},
+        {"session", session.id},
+        {"sessions", members}};
+}
+
+} // namespace
+
+nlohmann::ordered_json DeploymentBuilder::problemShape(const std::string& problem) {
+    const nlohmann::ordered_json value = nlohmann::ordered_json::parse(problem, nullptr, false);
+    nlohmann::ordered_json shape = nlohmann::ordered_json::array();
+    const auto add = [&shape](const nlohmann::ordered_json& item) {
+        if (!item.is_number())
+            return false;
+        shape.push_back(item.is_number_integer() ? item.get<std::int64_t>()
+                                                 : std::llround(item.get<double>()));
+        return true;
+    };
+    if (value.is_number()) {
+        add(value);
+    } else if (value.is_array() || value.is_object()) {
+        for (const auto& item : value)
+            if (!add(item))
+                return nlohmann::ordered_json::array();
+    }
+    return shape;
+}
+
+std::string DeploymentBuilder::isoDate(double unixSeconds) {
+    if (!std::isfinite(unixSeconds) || unixSeconds <= 0)
+        return {};
+    const std::time_t seconds = static_cast<std::time_t>(unixSeconds);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+nlohmann::ordered_json DeploymentBuilder::build(std::optional<std::int64_t> session) {
+    m_skipped.clear();
+    std::vector<SessionRecord> sessions;
+    if (session) {
+        std::optional<SessionRecord> one = m_store.session(*session);
+        if (!one)
+            throw Error(fmt::format("Session {} is not in the records database {}.", *session,
+                                    m_store.path().string()));
+        sessions.push_back(std::move(*one));
+    } else {
+        sessions = m_store.sessions();
+    }
+    // Ordered by key so that the file does not depend on session order.
+    std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
+    nlohmann::ordered_json defaults = nlohmann::ordered_json::object();
+    for (const SessionRecord& record : sessions) {
+        Group& group = groups[{record.kernel, problemShape(record.problem).dump(), record.device}];
+        group.sessions.push_back(&record);
+        const nlohmann::ordered_json settings = parsedOr(record.settings, nlohmann::ordered_json::object());
+        if (settings.is_object() && settings.contains("default_config") &&
+            settings["default_config"].is_object())
+            defaults[record.kernel] = settings["default_config"];
+        for (StoredTrial& trial : m_store.trials(record.id)) {
+            ++group.evaluations;
+            if (trial.status != "ok" || !std::isfinite(trial.objective))
+                continue;
+            if (!group.best || trial.objective < group.best->objective) {
+                group.best = std::move(trial);
+                group.bestSession = &record;
+            }
+        }
+    }
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const auto& [key, group] : groups) {
+        if (!group.best) {
+            m_skipped.push_back(fmt::format("{} on {}", std::get<0>(key), std::get<2>(key)));
+            continue;
+        }
+        entries.push_back(entryOf(group));
+    }
+    const double now =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return nlohmann::ordered_json{
+        {"format", "tunescope-deployment"}, {"version", 1},         {"tool_version", TUNESCOPE_VERSION},
+        {"created", isoDate(now)},          {"defaults", defaults}, {"entries", entries}};
+}
+
+} // namespace ts

@@ -1,0 +1,87 @@
+#include "session/KernelSessionTarget.h"
+
+#include "kernels/CudaKernelBackend.h"
+#include "kernels/KernelSizes.h"
+#include "records/DeviceFingerprint.h"
+#include "records/SourceHash.h"
+#include "util/Error.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ts {
+
+namespace {
+
+// The kernel's constraints plus the extra ones, sizes bound, over the variant's parameters.
+SearchSpace narrowedSpace(const KernelSpec& spec, const KernelSpace& kernelSpace, const ProblemSize& size,
+                          const std::vector<std::string>& extra) {
+    if (extra.empty())
+        return kernelSpace.space();
+    std::vector<std::string> constraints = kernelSpace.space().constraints();
+    for (const std::string& c : extra)
+        constraints.push_back(bindProblemSize(c, spec, size));
+    try {
+        return SearchSpace(kernelSpace.variant().parameters, constraints);
+    } catch (const Error& e) {
+        throw Error(fmt::format("--constraint: {}", e.what()));
+    }
+}
+
+std::string problemJson(const KernelSpec& spec, const ProblemSize& size) {
+    nlohmann::json problem = nlohmann::json::object();
+    for (std::size_t i = 0; i < spec.problem.size() && i < size.size(); ++i)
+        problem[spec.problem[i].name] = size[i];
+    return problem.dump();
+}
+
+worker::TimingSettings timingOf(const KernelTuneOptions& o) {
+    worker::TimingSettings timing;
+    timing.repeat = o.repeat;
+    timing.minRepeatMs = o.minRepeatMs;
+    timing.warmupMs = o.warmupMs;
+    timing.flush = o.flush;
+    return timing;
+}
+
+} // namespace
+
+KernelSessionTarget::KernelSessionTarget(const KernelTuneOptions& options,
+                                         const std::vector<std::string>& constraints)
+    : m_options(options) {
+    checkKernelOptions(m_options);
+    m_spec = loadKernelSpec(m_options);
+    m_size = kernelProblemSize(m_spec, m_options);
+    m_kernelSpace = std::make_unique<KernelSpace>(m_spec, m_options.backend, m_size);
+    m_space = narrowedSpace(m_spec, *m_kernelSpace, m_size, constraints);
+    if (m_options.backend == "cuda") {
+        CudaTuneSettings cuda;
+        cuda.timeoutS = m_options.timeoutS;
+        cuda.timing = timingOf(m_options);
+        cuda.seed = m_options.seed;
+        m_backend = makeCudaBackend(m_spec, *m_kernelSpace, cuda, m_space);
+        return;
+    }
+    CpuBackendSettings settings;
+    settings.cacheDirectory = m_options.cacheDir;
+    settings.timeoutS = m_options.timeoutS;
+    settings.timing = timingOf(m_options);
+    settings.seed = m_options.seed;
+    auto cpu = std::make_unique<CpuBackend>(m_spec, *m_kernelSpace, settings, &m_space);
+    m_cpu = cpu.get();
+    m_backend = std::move(cpu);
+}
+
+void KernelSessionTarget::describe(SessionRecord& record) const {
+    record.kernel = m_spec.name;
+    record.problem = problemJson(m_spec, m_size);
+    record.device = m_backend->deviceFingerprint();
+    record.backend = m_options.backend;
+    record.sourceHash = SourceHash::ofFile(source());
+    DeviceFingerprint device = m_cpu ? DeviceFingerprint::ofHostCpu() : cudaFingerprint(*m_backend);
+    if (m_cpu)
+        device.compiler = m_cpu->buildCache().compiler().version();
+    record.deviceInfo = device.toJson();
+}
+
+} // namespace ts

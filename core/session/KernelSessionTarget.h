@@ -1,0 +1,50 @@
+#pragma once
+
+#include "backends/Backend.h"
+#include "backends/CpuBackend.h"
+#include "kernels/KernelSpace.h"
+#include "kernels/KernelSpec.h"
+#include "records/SessionRecord.h"
+#include "session/KernelTuneOptions.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// Everything a session needs to tune a kernel for real: the spec, its space at the size narrowed by extra
+// constraints, and the backend that builds and measures (cpu, or cuda through makeCudaBackend). Used by the
+// CLI's `tune --kernel` and the GUI's session runner (on its worker thread: building the backend compiles
+// the reference). Throws Error (one sentence) on a bad kernel, size, constraint or backend, a missing worker
+// or a reference that does not compile.
+class KernelSessionTarget {
+public:
+    KernelSessionTarget(const KernelTuneOptions& options, const std::vector<std::string>& constraints);
+
+    const KernelTuneOptions& options() const { return m_options; }
+    const KernelSpec& spec() const { return m_spec; }
+    const ProblemSize& size() const { return m_size; }
+    const KernelSpace& kernelSpace() const { return *m_kernelSpace; }
+    const SearchSpace& space() const { return m_space; }
+    Backend& backend() { return *m_backend; }
+    const Backend& backend() const { return *m_backend; }
+    // The backend when it measures on the CPU (build cache figures); null otherwise.
+    const CpuBackend* cpuBackend() const { return m_cpu; }
+    const std::filesystem::path& source() const { return m_kernelSpace->variant().source; }
+
+    // Fills the kernel, problem, device, backend, source hash and device fields of a new session record.
+    void describe(SessionRecord& record) const;
+
+private:
+    KernelTuneOptions m_options;
+    KernelSpec m_spec;
+    ProblemSize m_size;
+    std::unique_ptr<KernelSpace> m_kernelSpace;
+    SearchSpace m_space;
+    std::unique_ptr<Backend> m_backend;
+    CpuBackend* m_cpu = nullptr; // m_backend when it measures on the CPU
+};
+
+} // namespace ts

@@ -1,0 +1,243 @@
+// The CUDA backend end to end. Without a GPU (this project's build machines) the GPU-only slots skip with the
+// runtime's reason, and what must hold without one is checked: the CLI reports no device and exits 0, tune
+// --backend cuda says "no CUDA device" in one sentence, CudaBackend refuses to start, the worker has a cuda
+// runner that fails cleanly. On a GPU (scripts/gpu-check) every CUDA kernel is verified and a sticky error is
+// shown to restart the worker.
+#ifdef TUNESCOPE_WITH_CUDA
+
+#include "cuda/CudaBackend.h"
+#include "cuda/CudaDevices.h"
+#include "kernels/KernelCatalog.h"
+#include "kernels/KernelSpecReader.h"
+#include "util/Error.h"
+#include "worker/WorkerClient.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <random>
+
+using namespace ts;
+
+namespace {
+
+const CudaDevices& devices() {
+    static const CudaDevices d = CudaDevices::query();
+    return d;
+}
+
+#define REQUIRE_GPU()                                                                                        \
+    do {                                                                                                     \
+        if (devices().empty())                                                                               \
+            QSKIP(qPrintable("needs a CUDA GPU; none here: " +                                               \
+                             QString::fromStdString(devices().unavailableReason())));                        \
+    } while (false)
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result cli(const QStringList& arguments) {
+    QProcess process;
+    process.start(TUNESCOPE_CLI, arguments);
+    process.waitForFinished(120000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+const KernelCatalog& catalog() {
+    static const KernelCatalog c(std::vector<std::filesystem::path>{TUNESCOPE_KERNELS});
+    return c;
+}
+
+CudaBackendSettings quickSettings() {
+    CudaBackendSettings s;
+    s.worker = TUNESCOPE_WORKER;
+    s.timing.repeat = 3;
+    s.timing.warmupMs = 5;
+    s.timing.minRepeatMs = 2;
+    s.timeoutS = 60;
+    return s;
+}
+
+// Small sizes so that verification against the CPU references stays quick.
+ProblemSize smallSize(const KernelSpec& spec) {
+    if (spec.name == "gemm" || spec.name == "gemm_tc")
+        return {256, 256, 256};
+    if (spec.name == "softmax")
+        return {256, 1024};
+    if (spec.name == "conv2d")
+        return {2, 16, 18, 18, 32, 3, 3};
+    return spec.defaultSize();
+}
+
+} // namespace
+
+class TestCudaGpu : public QObject {
+    Q_OBJECT
+
+private slots:
+    // --- without a GPU as well ---
+
+    void devicesCommandExitsZero() {
+        const Result r = cli({"devices"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("CPU"), qPrintable(r.out));
+        if (devices().empty())
+            QVERIFY2(r.out.contains("No CUDA device ("), qPrintable(r.out));
+        else
+            QVERIFY2(r.out.contains("GPU 0:"), qPrintable(r.out));
+        const Result json = cli({"devices", "--json"});
+        QCOMPARE(json.exitCode, 0);
+        QVERIFY(json.out.contains("\"gpus\""));
+    }
+
+    void tuneWithoutGpuSaysNoDevice() {
+        if (!devices().empty())
+            QSKIP("this machine has a GPU");
+        const Result r = cli({"tune", "--kernel", "gemm", "--backend", "cuda", "--budget", "2"});
+        QVERIFY(r.exitCode != 0);
+        const QString err = r.err.trimmed();
+        QVERIFY2(!err.contains('\n'), qPrintable(err));
+        QVERIFY2(err.contains("no CUDA device"), qPrintable(err));
+    }
+
+    void backendWithoutGpuRefuses() {
+        if (!devices().empty())
+            QSKIP("this machine has a GPU");
+        const KernelSpec& spec = catalog().find("gemm");
+        const KernelSpace space(spec, "cuda", {64, 64, 64});
+        try {
+            CudaBackend backend(spec, space, quickSettings());
+            QFAIL("CudaBackend started without a GPU");
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).contains("no CUDA device"), e.what());
+        }
+    }
+
+    void workerHasACudaRunner() {
+        worker::WorkerClient client({TUNESCOPE_WORKER, std::nullopt, {}, std::chrono::milliseconds(10000)});
+        const auto& backends = client.hello().backends;
+        QVERIFY(std::find(backends.begin(), backends.end(), "cuda") != backends.end());
+        if (!devices().empty())
+            return;
+        // Without a driver the runner fails the request cleanly (no crash), naming the CUDA call.
+        worker::MeasureRequest r;
+        r.id = 1;
+        r.backend = "cuda";
+        r.sizes = {4};
+        r.buffers = {{"x", ElementType::Float32, 4, ArgumentFill::Random, true}};
+        const worker::WorkerResult result = client.measure(r, std::chrono::milliseconds(20000));
+        QCOMPARE(result.status, MeasureStatus::RuntimeFailed);
+        QVERIFY(result.reply.has_value());
+        QVERIFY2(QString::fromStdString(result.log).contains("cudaSetDevice"), result.log.c_str());
+    }
+
+    void analyzeWorksWithoutGpu() {
+        const Result r = cli({"analyze", "--kernel", "gemm", "--target", "H100", "--limit", "3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("occupancy") && r.out.contains("would be pruned"), qPrintable(r.out + r.err));
+        const Result bad = cli({"analyze", "--kernel", "gemm", "--target", "GTX 480"});
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("GTX 480") && !bad.err.trimmed().contains('\n'), qPrintable(bad.err));
+    }
+
+    // --- GPU only ---
+
+    void everyKernelVerifiesOnTheGpu_data() {
+        QTest::addColumn<QString>("kernel");
+        for (const KernelSpec& spec : catalog().all())
+            if (spec.variant("cuda"))
+                QTest::newRow(spec.name.c_str()) << QString::fromStdString(spec.name);
+    }
+    void everyKernelVerifiesOnTheGpu() {
+        REQUIRE_GPU();
+        QFETCH(QString, kernel);
+        const KernelSpec& spec = catalog().find(kernel.toStdString());
+        const KernelSpace space(spec, "cuda", smallSize(spec));
+        CudaBackend backend(spec, space, quickSettings());
+        std::vector<Config> batch;
+        if (auto d = space.defaultIndex())
+            batch.push_back(space.space().config(*d));
+        std::mt19937_64 rng(3);
+        for (auto index : space.space().sample(5, SpaceMode::Constrained, rng))
+            batch.push_back(space.space().config(index));
+        const std::vector<Measurement> results = backend.measure(batch);
+        int ok = 0;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const Measurement& m = results[i];
+            // Pruned configs (cannot fit) are fine; anything measured must be correct.
+            QVERIFY2(m.status == MeasureStatus::Ok ||
+                         (m.status == MeasureStatus::Invalid && m.metrics.count("pruned")),
+                     qPrintable(QString("%1: %2").arg(toString(m.status), m.log.c_str())));
+            if (m.status == MeasureStatus::Ok) {
+                ++ok;
+                QCOMPARE(m.samples.size(), std::size_t(3));
+                QVERIFY(m.objective > 0);
+            }
+        }
+        QVERIFY(ok >= 1);
+    }
+
+    void cublasBaseline() {
+        REQUIRE_GPU();
+        const KernelSpec& spec = catalog().find("gemm");
+        const KernelSpace space(spec, "cuda", {512, 512, 512});
+        CudaBackend backend(spec, space, quickSettings());
+        const Measurement m = backend.measureCublasSgemm();
+        QVERIFY2(m.status == MeasureStatus::Ok, m.log.c_str());
+        QVERIFY(m.metrics.at("gflops") > 0);
+    }
+
+    // A kernel writing through a null pointer: RuntimeFailed, the worker is replaced, the next config is
+    // fine.
+    void stickyErrorRestartsTheWorker() {
+        REQUIRE_GPU();
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        std::ofstream(folder / "bad.cu")
+            << "extern \"C\" __global__ void bad(float* x, int n) {\n"
+               "#if CRASH\n  float* p = nullptr; p[threadIdx.x + n] = 1.0f;\n#endif\n"
+               "  if (threadIdx.x < n) x[threadIdx.x] = 2.0f; }\n";
+        std::ofstream(folder / "reference.cpp")
+            << "#include <cstdint>\nextern \"C\" void tunescope_reference(void* const* b, const "
+               "std::int64_t* s) {\n"
+               "  for (std::int64_t i = 0; i < s[0]; ++i) static_cast<float*>(b[0])[i] = 2.0f; }\n";
+        std::ofstream(folder / "kernel.json") << R"({"name": "bad", "description": "crashes when CRASH is 1",
+            "problem": [{"name": "n", "default": 32}],
+            "arguments": [{"name": "x", "type": "float32", "count": "n", "fill": "zero", "output": true}],
+            "reference": {"source": "reference.cpp"},
+            "variants": {"cuda": {"source": "bad.cu", "entry": "bad",
+              "parameters": [{"name": "CRASH", "values": [0, 1], "default": 0}],
+              "grid": ["1"], "block": ["32"]}}})";
+        const KernelSpec spec = readKernelSpec(folder / "kernel.json");
+        const KernelSpace space(spec, "cuda", {32});
+        CudaBackend backend(spec, space, quickSettings());
+        const std::vector<Config> batch{{std::int64_t(1)}, {std::int64_t(0)}};
+        const std::vector<Measurement> results = backend.measure(batch);
+        QCOMPARE(results[0].status, MeasureStatus::RuntimeFailed);
+        QVERIFY2(results[0].log.find("sticky") != std::string::npos, results[0].log.c_str());
+        QCOMPARE(results[1].status, MeasureStatus::Ok);
+    }
+};
+
+#else
+
+#include <QtTest>
+
+class TestCudaGpu : public QObject {
+    Q_OBJECT
+
+private slots:
+    void withoutCudaBackend() { QSKIP("built without the CUDA backend (TUNESCOPE_WITH_CUDA=OFF)"); }
+};
+
+#endif
+
+QTEST_APPLESS_MAIN(TestCudaGpu)
+#include "TestCudaGpu.moc"

@@ -1,0 +1,214 @@
+// The workbench tuning a real kernel on the CPU backend, offscreen: softmax at a tiny size chosen from the
+// catalog in the task panel, measured by tunescope-worker, checked against the records database; a bad size
+// refused with one error; an interrupted kernel session resumed from the records database.
+#include "ErrorReporter.h"
+#include "ExplorerView.h"
+#include "HardwareView.h"
+#include "MainWindow.h"
+#include "RecordsView.h"
+#include "TaskPanel.h"
+#include "TrialTableModel.h"
+
+#include "hardware/CpuInfo.h"
+#include "records/RecordStore.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+struct Errors {
+    explicit Errors(MainWindow& w) : spy(&w.errors(), &ErrorReporter::reported) {
+        w.errors().setInteractive(false);
+    }
+    QSignalSpy spy;
+};
+
+} // namespace
+
+class TestGuiKernel : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_dbCount = 0;
+
+    std::unique_ptr<MainWindow> window() {
+        auto w = std::make_unique<MainWindow>();
+        w->errors().setInteractive(false);
+        w->setDatabasePath(m_dir.filePath(QString("records-%1.db").arg(++m_dbCount)));
+        w->resize(1400, 900);
+        w->show();
+        return w;
+    }
+
+    // Chooses softmax from the kernel list as a user does, and a small, fast task: the space narrowed by
+    // constraints (3 configs, or 9 with every algorithm), 3 samples of at least 1 ms each.
+    static bool chooseSoftmax(MainWindow& w, const QString& size, std::int64_t budget, std::size_t batch,
+                              bool everyAlgorithm = false) {
+        TaskPanel* panel = w.taskPanel();
+        QComboBox* kernels = panel->kernelBox();
+        int index = kernels->findData(TaskPanel::catalogKernelId("softmax"));
+        if (index < 0)
+            return false;
+        kernels->setCurrentIndex(index);
+        emit kernels->activated(index);
+        if (panel->problemEdit()->isReadOnly() || panel->backendBox()->currentData().toString() != "cpu")
+            return false;
+        panel->problemEdit()->setText(size);
+        panel->constraintsEdit()->setText(everyAlgorithm ? "THREADS == 1; UNROLL == 1"
+                                                         : "THREADS == 1; UNROLL == 1; ALGORITHM == 'store'");
+        panel->timeoutBox()->setValue(20);
+        panel->repeatBox()->setValue(3);
+        panel->minRepeatBox()->setValue(1);
+        panel->warmupBox()->setValue(1);
+        TaskSpec task = panel->task();
+        task.strategy = "random_sample";
+        task.options.clear();
+        task.budget = budget;
+        task.batchSize = batch;
+        task.seed = 3;
+        task.timeLimitS = 0;
+        task.patience = 0;
+        task.targetMs = 0;
+        panel->setTask(task);
+        return true;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("TunescopeTest");
+        QCoreApplication::setApplicationName("TestGuiKernel");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        qputenv("TUNESCOPE_WORKER", TUNESCOPE_WORKER);
+        qputenv("TUNESCOPE_CACHE_DIR", m_dir.filePath("builds").toUtf8());
+    }
+
+    void cpuSessionAgreesWithDatabase() {
+        auto w = window();
+        Errors errors(*w);
+        QVERIFY(chooseSoftmax(*w, "rows=8,cols=64", 3, 1));
+        QVERIFY(w->hardwareView()->showsCpu());
+        const CpuInfo cpu = CpuInfo::query();
+        QTableWidget* features = w->hardwareView()->features();
+        QCOMPARE(features->rowCount(), 4 + static_cast<int>(cpu.caches.size())); // cores, caches, SIMD
+        QCOMPARE(features->item(0, 1)->text(), QString::number(cpu.logicalCpus));
+        QCOMPARE(features->item(1, 1)->text(), QString::number(cpu.physicalCores));
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QCOMPARE(errors.spy.count(), 0);
+        QVERIFY(ended.count() == 1 || ended.wait(60000));
+        QCOMPARE(ended.first().first().toString(), QString("completed"));
+        QCOMPARE(errors.spy.count(), 0);
+
+        RecordStore store(w->databasePath().toStdString());
+        std::int64_t id = w->runData().info().sessionId;
+        QVERIFY(id > 0);
+        SessionRecord record = *store.session(id);
+        QCOMPARE(record.backend, std::string("cpu"));
+        QCOMPARE(record.kernel, std::string("softmax"));
+        auto settings = nlohmann::json::parse(record.settings);
+        QCOMPARE(settings["kernel"]["size"].get<std::string>(), std::string("rows=8,cols=64"));
+        QCOMPARE(settings["kernel"]["repeat"].get<int>(), 3);
+        QCOMPARE(settings["constraints"].size(), std::size_t{3});
+
+        std::vector<StoredTrial> stored = store.trials(id);
+        QCOMPARE(static_cast<int>(stored.size()), 3);
+        TrialTableModel* model = w->explorerView()->model();
+        QCOMPARE(model->rowCount(), 3);
+        QCOMPARE(w->runData().trials().size(), std::size_t{3});
+        for (std::size_t row = 0; row < stored.size(); ++row) {
+            const Trial& t = w->runData().trials()[row];
+            QCOMPARE(stored[row].status, std::string("ok"));
+            QCOMPARE(t.measurement.status, MeasureStatus::Ok);
+            QCOMPARE(t.measurement.objective, stored[row].objective);
+            QCOMPARE(t.index, stored[row].index);
+            QCOMPARE(t.measurement.samples.size(), std::size_t{3});
+        }
+        QVERIFY(!w->runData().info().optimum); // no optimum line for a kernel measured for real
+    }
+
+    void badSizeShowsOneErrorAndStartsNothing() {
+        auto w = window();
+        Errors errors(*w);
+        QVERIFY(chooseSoftmax(*w, "8,sixty-four", 3, 1));
+        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QCOMPARE(errors.spy.count(), 1);
+        QVERIFY(errors.spy.first().at(1).toString().contains("8,sixty-four"));
+        QVERIFY(!w->runner().isRunning());
+        QVERIFY(w->taskPanel()->startButton()->isEnabled());
+        RecordStore store(w->databasePath().toStdString());
+        QCOMPARE(store.sessions().size(), std::size_t{0});
+    }
+
+    void kernelSpecFileOpensOrShowsOneError() {
+        auto w = window();
+        Errors errors(*w);
+        const int kernels = w->taskPanel()->kernelBox()->count();
+        QVERIFY(!w->openKernelSpec(m_dir.filePath("missing/kernel.json")));
+        QCOMPARE(errors.spy.count(), 1);
+        QVERIFY(errors.spy.first().at(1).toString().contains("missing"));
+        QCOMPARE(w->taskPanel()->kernelBox()->count(), kernels);
+        QVERIFY(!w->kernelSpec());
+
+        QVERIFY(w->openKernelSpec(TUNESCOPE_KERNELS "/softmax/kernel.json"));
+        QCOMPARE(errors.spy.count(), 1);
+        QCOMPARE(QString::fromStdString(w->kernelSpec()->name), QString("softmax"));
+        QVERIFY(!w->taskPanel()->problemEdit()->isReadOnly());
+        QCOMPARE(w->taskPanel()->problemEdit()->text(), QString("rows=4096,cols=1024"));
+        QCOMPARE(w->taskPanel()->task().kernel.kernelSpec,
+                 std::string(TUNESCOPE_KERNELS "/softmax/kernel.json"));
+    }
+
+    void interruptedCpuSessionResumes() {
+        auto w = window();
+        Errors errors(*w);
+        QVERIFY(chooseSoftmax(*w, "rows=8,cols=64", 4, 1, true));
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QVERIFY(w->startSession());
+        QTRY_VERIFY_WITH_TIMEOUT(!w->runData().trials().empty(), 60000);
+        w->runner().cancel();
+        QVERIFY(ended.count() == 1 || ended.wait(60000));
+        std::int64_t id = w->runData().info().sessionId;
+        std::size_t measured = w->runData().trials().size();
+        QCOMPARE(ended.first().first().toString(), QString("cancelled"));
+        QVERIFY(measured < 4); // each config compiles first: the cancel lands long before the budget
+
+        w->showView("records");
+        w->recordsView()->reload();
+        QVERIFY(w->recordsView()->selectSession(id));
+        ended.clear();
+        QVERIFY(w->resumeSession(id));
+        QCOMPARE(w->runData().trials().size(), measured); // shown before measuring on
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(ended.first().first().toString(), QString("completed"));
+        QCOMPARE(errors.spy.count(), 0);
+        RecordStore store(w->databasePath().toStdString());
+        auto stored = store.trials(id);
+        QCOMPARE(stored.size(), std::size_t{4});
+        QCOMPARE(w->runData().trials().size(), std::size_t{4});
+        std::set<std::uint64_t> unique;
+        for (const StoredTrial& t : stored)
+            unique.insert(t.index);
+        QCOMPARE(unique.size(), stored.size()); // nothing measured twice
+        QCOMPARE(store.sessions().size(), std::size_t{1});
+    }
+};
+
+QTEST_MAIN(TestGuiKernel)
+#include "TestGuiKernel.moc"

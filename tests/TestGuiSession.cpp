@@ -1,0 +1,322 @@
+// The workbench driven through its widgets, offscreen: a replay session started from the task panel, checked
+// against the records database; pause, resume and cancel; malformed input; past sessions opened and resumed.
+#include "ComparisonView.h"
+#include "ConvergenceView.h"
+#include "ErrorReporter.h"
+#include "ExplorerView.h"
+#include "MainWindow.h"
+#include "RecordsView.h"
+#include "TaskPanel.h"
+#include "TrialTableModel.h"
+
+#include "records/RecordStore.h"
+
+#include <QChartView>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <set>
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+const QString kSmall = TUNESCOPE_TEST_DATA "/kt_pnpoly.json";
+const QString kGemm = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
+
+struct Errors {
+    explicit Errors(MainWindow& w) : spy(&w.errors(), &ErrorReporter::reported) {
+        w.errors().setInteractive(false);
+    }
+    QSignalSpy spy;
+};
+
+} // namespace
+
+class TestGuiSession : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_dbCount = 0;
+
+    QString freshDatabase() { return m_dir.filePath(QString("records-%1.db").arg(++m_dbCount)); }
+
+    // A window on a fresh database with a dataset loaded.
+    std::unique_ptr<MainWindow> window(const QString& dataset) {
+        auto w = std::make_unique<MainWindow>();
+        w->errors().setInteractive(false);
+        w->setDatabasePath(freshDatabase());
+        w->resize(1400, 900);
+        w->show();
+        QSignalSpy loaded(w.get(), &MainWindow::datasetLoaded);
+        w->openDataset(dataset);
+        if (!loaded.wait(30000))
+            return nullptr;
+        return w;
+    }
+
+    void setTask(MainWindow& w, const std::string& strategy, std::int64_t budget, SpaceMode mode,
+                 std::size_t batch = 8, std::uint64_t seed = 1) {
+        TaskSpec task = w.taskPanel()->task();
+        task.strategy = strategy;
+        task.options.clear();
+        task.budget = budget;
+        task.mode = mode;
+        task.batchSize = batch;
+        task.seed = seed;
+        task.timeLimitS = 0;
+        task.patience = 0;
+        task.targetMs = 0;
+        w.taskPanel()->setTask(task);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("TunescopeTest");
+        QCoreApplication::setApplicationName("TestGuiSession");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void replaySessionAgreesWithDatabase() {
+        auto w = window(kSmall);
+        QVERIFY(w);
+        Errors errors(*w);
+        setTask(*w, "random_sample", 20, SpaceMode::Constrained);
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QVERIFY(w->runner().isRunning() || ended.count() == 1);
+        QVERIFY(ended.count() == 1 || ended.wait(30000));
+        QCOMPARE(ended.first().first().toString(), QString("completed"));
+        QCOMPARE(errors.spy.count(), 0);
+
+        RecordStore store(w->databasePath().toStdString());
+        std::int64_t id = w->runData().info().sessionId;
+        QVERIFY(id > 0);
+        std::vector<StoredTrial> stored = store.trials(id);
+        QCOMPARE(static_cast<int>(stored.size()), 20);
+        QCOMPARE(store.session(id)->status, std::string("completed"));
+        double best = INFINITY;
+        for (const StoredTrial& t : stored)
+            if (t.status == "ok")
+                best = std::min(best, t.objective);
+        QVERIFY(std::isfinite(best));
+
+        // Table rows: one per stored trial, same times in the same order.
+        QTableView* table = w->explorerView()->table();
+        TrialTableModel* model = w->explorerView()->model();
+        QCOMPARE(model->rowCount(), 20);
+        QCOMPARE(table->model()->rowCount(), 20);
+        for (int row = 0; row < 20; ++row) {
+            const StoredTrial& t = stored[static_cast<std::size_t>(row)];
+            QCOMPARE(model->index(row, TrialTableModel::Status).data().toString(),
+                     QString::fromStdString(t.status));
+            if (t.status == "ok")
+                QCOMPARE(model->index(row, TrialTableModel::Time).data(TrialTableModel::kSortRole).toDouble(),
+                         t.objective);
+        }
+        // Chart points: the step line ends at the last evaluation with the database's best.
+        w->showView("convergence");
+        w->refreshNow(true);
+        QLineSeries* series = w->convergenceView()->currentSeries(0);
+        QVERIFY(series->count() >= 1);
+        QCOMPARE(series->at(series->count() - 1).x(), 20.0);
+        QCOMPARE(series->at(series->count() - 1).y(), best);
+        double lowest = INFINITY;
+        for (const QPointF& p : series->points())
+            lowest = std::min(lowest, p.y());
+        QCOMPARE(lowest, best);
+        // The best value in the window.
+        QVERIFY(w->runData().bestRow().has_value());
+        QCOMPARE(w->runData().trials()[*w->runData().bestRow()].measurement.objective, best);
+        QCOMPARE(w->progressBar()->value(), 20);
+        QVERIFY(w->taskPanel()->startButton()->isEnabled());
+        QVERIFY(!w->taskPanel()->stopButton()->isEnabled());
+    }
+
+    void pauseResumeCancel() {
+        auto w = window(kGemm);
+        QVERIFY(w);
+        Errors errors(*w);
+        // Product mode over the GEMM space, one config per batch: far more work than the test waits for.
+        setTask(*w, "random_sample", 80000, SpaceMode::Product, 1);
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QSignalSpy paused(&w->runner(), &SessionRunner::pausedChanged);
+        QVERIFY(w->startSession());
+        QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() >= 20, 20000);
+        QTest::mouseClick(w->taskPanel()->pauseButton(), Qt::LeftButton);
+        QCOMPARE(paused.count(), 1);
+        QVERIFY(w->runner().isPaused());
+        QVERIFY(w->taskPanel()->resumeButton()->isEnabled());
+        QVERIFY(!w->taskPanel()->pauseButton()->isEnabled());
+        // Paused between batches: after the batch in flight, nothing more arrives.
+        QSignalSpy ticks(w.get(), &MainWindow::refreshed);
+        QTRY_VERIFY_WITH_TIMEOUT(ticks.count() >= 3, 5000);
+        std::size_t atPause = w->runData().trials().size();
+        ticks.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(ticks.count() >= 5, 5000);
+        QCOMPARE(w->runData().trials().size(), atPause);
+        QVERIFY(w->runner().isRunning());
+
+        QTest::mouseClick(w->taskPanel()->resumeButton(), Qt::LeftButton);
+        QVERIFY(!w->runner().isPaused());
+        QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() > atPause + 10, 20000);
+
+        QTest::mouseClick(w->taskPanel()->stopButton(), Qt::LeftButton);
+        QVERIFY(ended.wait(20000));
+        QCOMPARE(ended.first().first().toString(), QString("cancelled"));
+        QCOMPARE(errors.spy.count(), 0);
+        RecordStore store(w->databasePath().toStdString());
+        std::int64_t id = w->runData().info().sessionId;
+        QCOMPARE(store.session(id)->status, std::string("cancelled"));
+        auto stored = store.trials(id);
+        QVERIFY(stored.size() < 80000);
+        QCOMPARE(stored.size(), w->runData().trials().size());
+        QCOMPARE(w->explorerView()->model()->rowCount(), static_cast<int>(stored.size()));
+    }
+
+    void malformedFileShowsErrorAndChangesNothing() {
+        auto w = window(kSmall);
+        QVERIFY(w);
+        Errors errors(*w);
+        auto before = w->dataset();
+        QString kernelBefore = w->taskPanel()->kernelPath();
+        setTask(*w, "random_sample", 20, SpaceMode::Constrained);
+        QVERIFY(w->startSession());
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QVERIFY(ended.wait(20000));
+        int rows = w->explorerView()->model()->rowCount();
+
+        for (const QString& bad : {QString(TUNESCOPE_TEST_DATA "/kt_malformed.json"),
+                                   QString(TUNESCOPE_TEST_DATA "/corrupt.json.gz"),
+                                   QString(TUNESCOPE_TEST_DATA "/not_a_dataset.json"),
+                                   QString(TUNESCOPE_TEST_DATA "/no_such_file.json")}) {
+            errors.spy.clear();
+            QSignalSpy failed(w.get(), &MainWindow::loadFailed);
+            w->openDataset(bad);
+            QVERIFY2(failed.wait(10000), qPrintable(bad));
+            QCOMPARE(errors.spy.count(), 1);
+            QString message = errors.spy.first().at(1).toString();
+            QVERIFY2(message.contains(QFileInfo(bad).fileName()), qPrintable(bad + ": " + message));
+            QCOMPARE(w->dataset(), before);
+            QCOMPARE(w->taskPanel()->kernelPath(), kernelBefore);
+            QCOMPARE(w->explorerView()->model()->rowCount(), rows);
+        }
+
+        // A bad strategy option: reported with its name, and no session starts.
+        errors.spy.clear();
+        TaskSpec task = w->taskPanel()->task();
+        task.strategy = "simulated_annealing";
+        w->taskPanel()->setTask(task);
+        std::map<std::string, std::string> options{{"T", "hot"}};
+        TaskSpec withOption = w->taskPanel()->task();
+        SessionRunner::Request request;
+        request.dataset = w->dataset();
+        request.task = withOption;
+        request.task.options = options;
+        request.databasePath = w->databasePath();
+        QVERIFY_THROWS_EXCEPTION(std::exception, w->runner().start(request));
+        QVERIFY(!w->runner().isRunning());
+    }
+
+    void pastSessionOpensAndResumes() {
+        auto w = window(kGemm);
+        QVERIFY(w);
+        Errors errors(*w);
+        setTask(*w, "random_sample", 80000, SpaceMode::Product, 1, 7);
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QVERIFY(w->startSession());
+        QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() >= 30, 20000);
+        w->runner().cancel();
+        QVERIFY(ended.wait(20000));
+        std::int64_t id = w->runData().info().sessionId;
+        std::size_t measured = w->runData().trials().size();
+        double best = w->runData().trials()[*w->runData().bestRow()].measurement.objective;
+
+        // Open into every view from the records database.
+        w->runData().reset({}, {}, nullptr);
+        QCOMPARE(w->explorerView()->model()->rowCount(), 0);
+        w->showView("records");
+        w->recordsView()->reload();
+        QVERIFY(w->recordsView()->selectSession(id));
+        w->openSession(id);
+        QCOMPARE(errors.spy.count(), 0);
+        QCOMPARE(w->runData().trials().size(), measured);
+        QCOMPARE(w->explorerView()->model()->rowCount(), static_cast<int>(measured));
+        QCOMPARE(w->runData().trials()[*w->runData().bestRow()].measurement.objective, best);
+        QCOMPARE(w->runData().info().optimum.has_value(), true);
+
+        // Resume: the measured trials are preloaded, the session continues in the same record.
+        setTask(*w, "random_sample", 10, SpaceMode::Constrained); // ignored: the record's settings win
+        ended.clear();
+        QVERIFY(w->resumeSession(id));
+        QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() >= measured + 20, 20000);
+        w->runner().cancel();
+        QVERIFY(ended.wait(20000));
+        QCOMPARE(errors.spy.count(), 0);
+        RecordStore store(w->databasePath().toStdString());
+        auto stored = store.trials(id);
+        QCOMPARE(stored.size(), w->runData().trials().size());
+        std::set<std::uint64_t> unique;
+        for (const StoredTrial& t : stored)
+            unique.insert(t.index);
+        QCOMPARE(unique.size(), stored.size()); // nothing measured twice
+        QCOMPARE(store.sessions().size(), std::size_t{1});
+    }
+
+    void comparisonProducesTable() {
+        MainWindow w;
+        Errors errors(w);
+        w.resize(1400, 900);
+        w.show();
+        w.showView("comparison");
+        ComparisonView* view = w.comparisonView();
+        view->configure({kSmall}, {"random_sample", "brute_force"}, 3, "10,20");
+        QSignalSpy finished(view, &ComparisonView::finished);
+        QVERIFY(view->start());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(errors.spy.count(), 0);
+        QTableWidget* table = view->scoreTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->columnCount(), 4); // strategy, @10, @20, methodology score
+        QStringList strategies;
+        for (int row = 0; row < 2; ++row) {
+            strategies << table->item(row, 0)->text();
+            for (int c = 1; c <= 2; ++c) {
+                bool ok = false;
+                double fraction = table->item(row, c)->text().toDouble(&ok);
+                QVERIFY(ok);
+                QVERIFY(fraction >= 0.0 && fraction <= 1.0);
+            }
+            QVERIFY(table->item(row, 3) != nullptr);
+        }
+        QCOMPARE(strategies, QStringList({"brute_force", "random_sample"}));
+        // The table agrees with core's result; the chart has a mean line and a band per strategy.
+        const CompareResult& result = view->outcome().result;
+        QCOMPARE(result.runs.size(), std::size_t{6});
+        QCOMPARE(table->item(1, 2)->text(),
+                 QString::number(result.meanFraction.at("random_sample")[1], 'f', 3));
+        QCOMPARE(view->chart()->chart()->series().size(), 4);
+        QCOMPARE(view->outcome().curves.curves.at("random_sample").mean.size(), std::size_t{20});
+
+        // Bad input is reported and nothing runs.
+        view->configure({kSmall}, {"random_sample"}, 2, "10,x");
+        QVERIFY(!view->start());
+        QCOMPARE(errors.spy.count(), 1);
+        QVERIFY(errors.spy.first().at(1).toString().contains("\"x\""));
+    }
+};
+
+QTEST_MAIN(TestGuiSession)
+#include "TestGuiSession.moc"

@@ -1,0 +1,329 @@
+// Every view renders what the run holds, offscreen: pixels are checked in each chart's area (coloured data
+// marks, not just axes), the explorer's plots agree with the trials, selection is shared, the hardware view
+// draws core's occupancy curves, and the screenshot mode works offscreen and under Xvfb.
+#include "ConvergenceView.h"
+#include "CostModelView.h"
+#include "ErrorReporter.h"
+#include "ExplorerView.h"
+#include "HardwareView.h"
+#include "HeatmapWidget.h"
+#include "HistogramWidget.h"
+#include "MainWindow.h"
+#include "MarginalPlotWidget.h"
+#include "ParallelCoordinatesWidget.h"
+#include "RecordsView.h"
+#include "TaskPanel.h"
+#include "TrialDetailsView.h"
+#include "TrialFilterProxy.h"
+#include "TrialTableModel.h"
+
+#include "hardware/GpuDatabase.h"
+#include "hardware/OccupancyCalculator.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QXYSeries>
+#include <QtTest>
+#include <cmath>
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+const QString kGemm = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
+
+// Share of pixels that are clearly coloured (data marks: series, cells, bars), as opposed to the white,
+// grey and black of backgrounds, grids, axes and text.
+double colouredShare(const QImage& image) {
+    if (image.isNull())
+        return 0.0;
+    qint64 coloured = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            QColor c = image.pixelColor(x, y);
+            if (c.hsvSaturationF() > 0.35 && c.valueF() > 0.2)
+                ++coloured;
+        }
+    return double(coloured) / (double(image.width()) * image.height());
+}
+
+// Share of dark pixels (text, lines).
+double inkShare(const QImage& image) {
+    qint64 dark = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (image.pixelColor(x, y).lightnessF() < 0.5)
+                ++dark;
+    return double(dark) / (double(image.width()) * image.height());
+}
+
+QImage shot(QWidget* widget) {
+    return widget->grab().toImage();
+}
+
+} // namespace
+
+class TestGuiViews : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("TunescopeTest");
+        QCoreApplication::setApplicationName("TestGuiViews");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        // One model-guided session on the GEMM space feeds every view.
+        m_window = std::make_unique<MainWindow>();
+        m_window->errors().setInteractive(false);
+        m_window->setDatabasePath(m_dir.filePath("records.db"));
+        m_window->resize(1500, 950);
+        m_window->show();
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openDataset(kGemm);
+        QVERIFY(loaded.wait(30000));
+        TaskSpec task = m_window->taskPanel()->task();
+        task.strategy = "xgb";
+        task.options.clear();
+        task.budget = 120;
+        task.mode = SpaceMode::Product;
+        task.seed = 3;
+        m_window->taskPanel()->setTask(task);
+        QSignalSpy ended(m_window.get(), &MainWindow::sessionEnded);
+        QVERIFY(m_window->startSession());
+        QVERIFY(ended.wait(120000));
+        QCOMPARE(ended.first().first().toString(), QString("completed"));
+        QCOMPARE(m_window->runData().trials().size(), std::size_t{120});
+        m_window->runData().select(static_cast<int>(*m_window->runData().bestRow()));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+
+    void convergenceChartsDrawTheRun() {
+        m_window->showView("convergence");
+        m_window->refreshNow(true);
+        ConvergenceView* view = m_window->convergenceView();
+        QVERIFY(view->currentSeries(0)->count() > 1);
+        QVERIFY(view->currentSeries(1)->count() > 1);
+        QVERIFY(colouredShare(shot(view->evaluationsChart())) > 0.001);
+        QVERIFY(colouredShare(shot(view->timeChart())) > 0.001);
+        // Log scale keeps the points and the picture.
+        view->setLogScale(true);
+        m_window->refreshNow(true);
+        QVERIFY(colouredShare(shot(view->evaluationsChart())) > 0.001);
+        view->setLogScale(false);
+    }
+
+    void costModelViewDrawsPredictions() {
+        m_window->showView("costmodel");
+        m_window->refreshNow(true);
+        CostModelView* view = m_window->costModelView();
+        int predicted = 0;
+        for (const Trial& t : m_window->runData().trials())
+            predicted += t.measurement.status == MeasureStatus::Ok && t.predicted && *t.predicted > 0;
+        QVERIFY(predicted > 0);
+        QCOMPARE(view->scatterPointCount(), predicted); // fewer than the decimation cap
+        QCOMPARE(view->qualityPointCount(), static_cast<int>(m_window->runData().quality().size()));
+        QVERIFY(view->qualityPointCount() > 0);
+        QVERIFY(colouredShare(shot(view->scatterChart())) > 0.001);
+        QVERIFY(colouredShare(shot(view->qualityChart())) > 0.001);
+    }
+
+    void explorerPlotsAgreeWithTrials() {
+        m_window->showView("explorer");
+        ExplorerView* view = m_window->explorerView();
+        const RunData& data = m_window->runData();
+        for (int tab = 0; tab < view->plots()->count(); ++tab) {
+            view->plots()->setCurrentIndex(tab);
+            m_window->refreshNow(true);
+            QApplication::processEvents();
+            QVERIFY2(colouredShare(shot(view->plots()->currentWidget())) > 0.002,
+                     qPrintable(view->plots()->tabText(tab)));
+        }
+        // Heatmap: every cell's best is the fastest Ok trial with those two values.
+        view->heatmap()->setParameters(0, 1);
+        const HeatmapData& h = view->heatmap()->heatmap();
+        int checked = 0;
+        for (int r = 0; r < h.rows; ++r)
+            for (int c = 0; c < h.columns; ++c) {
+                double best = INFINITY;
+                for (const Trial& t : data.trials())
+                    if (t.measurement.status == MeasureStatus::Ok && data.position(0, t.config[0]) == c &&
+                        data.position(1, t.config[1]) == r)
+                        best = std::min(best, t.measurement.objective);
+                QCOMPARE(h.at(c, r), best);
+                checked += std::isfinite(best);
+            }
+        QVERIFY(checked > 0);
+        // Marginals: the best per value of a parameter includes the overall best.
+        view->marginals()->recompute();
+        double overall = data.trials()[*data.bestRow()].measurement.objective;
+        for (const auto& m : view->marginals()->marginals())
+            QCOMPARE(*std::min_element(m.best.begin(), m.best.end()), overall);
+    }
+
+    void tableFiltersAndSorts() {
+        ExplorerView* view = m_window->explorerView();
+        TrialFilterProxy* proxy = view->proxy();
+        const auto& trials = m_window->runData().trials();
+        int ok = 0;
+        for (const Trial& t : trials)
+            ok += t.measurement.status == MeasureStatus::Ok;
+        proxy->setStatuses({MeasureStatus::Ok});
+        QCOMPARE(proxy->rowCount(), ok);
+        proxy->setStatuses({});
+        QCOMPARE(proxy->rowCount(), static_cast<int>(trials.size()));
+        // A parameter range keeps exactly the trials inside it.
+        const Parameter& p = m_window->runData().parameters()[0];
+        double low = toNumber(p.values[0]), high = toNumber(p.values[1]);
+        int inside = 0;
+        for (const Trial& t : trials)
+            inside += toNumber(t.config[0]) >= low && toNumber(t.config[0]) <= high;
+        proxy->setParameterRange(0, low, high);
+        QCOMPARE(proxy->rowCount(), inside);
+        proxy->clearParameterRanges();
+        // Brushing the first axis over its two lowest values filters the table the same way.
+        double top = 1.0 / std::max<std::size_t>(1, p.values.size() - 1);
+        view->parallelCoordinates()->setBrush(0, 0.0, top);
+        QCOMPARE(proxy->rowCount(), inside);
+        view->parallelCoordinates()->clearBrushes();
+        QCOMPARE(proxy->rowCount(), static_cast<int>(trials.size()));
+        // Sorting by time puts the best trial first.
+        view->table()->sortByColumn(TrialTableModel::Time, Qt::AscendingOrder);
+        QCOMPARE(proxy->mapToSource(proxy->index(0, 0)).row(),
+                 static_cast<int>(*m_window->runData().bestRow()));
+        view->table()->sortByColumn(TrialTableModel::Number, Qt::AscendingOrder);
+    }
+
+    void selectionIsSharedAndDetailed() {
+        RunData& data = m_window->runData();
+        ExplorerView* view = m_window->explorerView();
+        // Select in the table: every view follows.
+        int row = 7;
+        view->table()->selectRow(view->proxy()->mapFromSource(view->model()->index(row, 0)).row());
+        QCOMPARE(data.selectedRow(), row);
+        // Select in the data (as the heatmap does): the table follows and the details show the trial.
+        int best = static_cast<int>(*data.bestRow());
+        data.select(best);
+        QCOMPARE(view->proxy()->mapToSource(view->table()->currentIndex()).row(), best);
+        TrialDetailsView* details = m_window->detailsView();
+        QVERIFY(details->summary()->text().contains(QString("Trial %1 ").arg(best + 1)));
+        QVERIFY(!details->histogram()->bins().empty());
+        QVERIFY(colouredShare(shot(details->histogram())) > 0.01);
+    }
+
+    void hardwareViewShowsDeviceAndOccupancy() {
+        m_window->showView("hardware");
+        HardwareView* view = m_window->hardwareView();
+        QVERIFY(view->gpu().has_value()); // the dataset's "NVIDIA GeForce RTX 3090" is in the database
+        QCOMPARE(view->gpu()->computeCapability(), std::string("8.6"));
+        QVERIFY(view->features()->rowCount() >= 10);
+        QVERIFY(inkShare(shot(view->features())) > 0.005);
+        // Replay trials carry no resources: the view says so and draws no curve.
+        QVERIFY(view->resources()->text().contains("no register count"));
+
+        // A trial with resources (as the CUDA backend records them): core's occupancy, drawn.
+        RunData data;
+        HardwareView hardware(data);
+        hardware.resize(1200, 700);
+        hardware.show();
+        hardware.setDeviceName("NVIDIA GeForce RTX 3090");
+        std::vector<Parameter> parameters{{"block_size_x", ParameterType::Integer, {std::int64_t{256}}}};
+        data.reset({}, parameters);
+        Trial trial;
+        trial.config = {std::int64_t{256}};
+        trial.measurement.status = MeasureStatus::Ok;
+        trial.measurement.objective = 1.0;
+        trial.measurement.metrics = {{"registers", 64}, {"shared_bytes", 0}};
+        data.append({trial});
+        data.select(0);
+        hardware.refreshIfNeeded(true);
+        if (!OccupancyCalculator::available())
+            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
+        Occupancy expected = OccupancyCalculator(*GpuDatabase::builtin().find("RTX 3090"))
+                                 .compute(KernelResources{64, 0}, 256);
+        QCOMPARE(expected.occupancy, 4.0 * 8 / 48); // platform notes: 8.6, 256 threads, 64 regs -> 66.7 %
+        QVERIFY(
+            hardware.resources()->text().contains(QString::number(expected.occupancy * 100, 'f', 1) + "%"));
+        for (int c = 0; c < 3; ++c) {
+            auto series = hardware.curveChart(c)->chart()->series();
+            QCOMPARE(series.size(), 2);
+            QVERIFY(static_cast<QXYSeries*>(series[0])->count() > 10);
+            QCOMPARE(static_cast<QXYSeries*>(series[1])->count(), 1);
+            QCOMPARE(static_cast<QXYSeries*>(series[1])->at(0).y(), expected.occupancy * 100);
+            QVERIFY(colouredShare(shot(hardware.curveChart(c))) > 0.001);
+        }
+    }
+
+    void recordsViewListsTheSession() {
+        m_window->showView("records");
+        RecordsView* view = m_window->recordsView();
+        view->reload();
+        QCOMPARE(static_cast<int>(view->sessions().size()), 1);
+        QCOMPARE(view->table()->item(0, 0)->text(), QString::number(m_window->runData().info().sessionId));
+        QCOMPARE(view->table()->item(0, 2)->text(), QString("completed"));
+        QRect firstRow = view->table()
+                             ->visualRect(view->table()->model()->index(0, 0))
+                             .united(view->table()->visualRect(view->table()->model()->index(0, 5)));
+        QVERIFY(inkShare(view->table()->viewport()->grab(firstRow).toImage()) > 0.01);
+    }
+
+    void screenshotModeOffscreen() {
+        QString png = m_dir.filePath("explorer.png");
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        process.setProcessEnvironment(env);
+        process.start(TUNESCOPE_GUI, {"--screenshot", png, "--after", "40", "--view", "explorer",
+                                      "--strategy", "random_sample", "--budget", "200", "--db",
+                                      m_dir.filePath("shots.db"), "--size", "1200x800"});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        QImage image(png);
+        QVERIFY(image.width() >= 1200); // docks' minimum widths may widen the window
+        QCOMPARE(image.height(), 800);
+        QVERIFY(colouredShare(image) > 0.01);
+
+        // A bad view name is refused with a message naming it.
+        process.start(TUNESCOPE_GUI, {"--screenshot", m_dir.filePath("bad.png"), "--view", "nowhere"});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY(process.readAllStandardError().contains("nowhere"));
+    }
+
+    void screenshotModeUnderXvfb() {
+        QString xvfb = QStandardPaths::findExecutable("xvfb-run");
+        if (xvfb.isEmpty())
+            QSKIP("xvfb-run is not installed.");
+        QString png = m_dir.filePath("convergence-xvfb.png");
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("QT_QPA_PLATFORM");
+        process.setProcessEnvironment(env);
+        process.start(xvfb, {"-a", "-s", "-screen 0 1600x1000x24", TUNESCOPE_GUI, "--screenshot", png,
+                             "--after", "30", "--view", "convergence", "--strategy", "random_sample",
+                             "--budget", "100", "--db", m_dir.filePath("xvfb.db"), "--size", "1200x800"});
+        QVERIFY(process.waitForFinished(90000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(colouredShare(image) > 0.002);
+    }
+};
+
+QTEST_MAIN(TestGuiViews)
+#include "TestGuiViews.moc"
