@@ -114,6 +114,8 @@ void TestExpression::arithmeticKeepsPythonTypes() {
     QCOMPARE(eval("True + True"), Value{std::int64_t{2}});
     QCOMPARE(eval("a * b", {{"a", std::int64_t{16}}, {"b", 2.0}}), Value{32.0});
     QCOMPARE(eval("1_000 + 0x10"), Value{std::int64_t{1016}});
+    // Found by the expression fuzzer: repeating an empty string a huge number of times must not loop.
+    QCOMPARE(eval("0 * s * 44444444444", {{"s", std::string("ab")}}), Value{std::string()});
     QCOMPARE(eval("1e3"), Value{1000.0});
     QCOMPARE(eval(".5 * 4"), Value{2.0});
     QCOMPARE(eval("9223372036854775807 - 1"), Value{std::int64_t{9223372036854775806}});

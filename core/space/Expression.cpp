@@ -327,7 +327,9 @@ ExpressionValue Evaluator::binary(ExpressionOp op, const ExpressionValue& a, con
             const std::int64_t times = std::max<std::int64_t>(0, toPython(sequenceLeft ? b : a).i);
             if (isString(sequence)) {
                 const auto& s = std::get<std::string>(sequence.data);
-                if (s.size() * static_cast<std::size_t>(times) > kMaxListSize) {
+                if (s.empty()) // "" * n is "" for any n; looping n times could take hours
+                    return {std::string()};
+                if (static_cast<std::size_t>(times) > kMaxListSize / s.size()) {
                     fail("the repeated string is too long");
                 }
                 std::string out;
@@ -337,7 +339,9 @@ ExpressionValue Evaluator::binary(ExpressionOp op, const ExpressionValue& a, con
                 return {std::move(out)};
             }
             const auto& list = std::get<ExpressionList>(sequence.data);
-            if (list.size() * static_cast<std::size_t>(times) > kMaxListSize) {
+            if (list.empty())
+                return {ExpressionList()};
+            if (static_cast<std::size_t>(times) > kMaxListSize / list.size()) {
                 fail("the repeated list is too long");
             }
             ExpressionList out;
