@@ -1,3 +1,4 @@
+#include "CliRun.h"
 #include "records/RecordStore.h"
 #include "strategies/StrategyRegistry.h"
 
@@ -12,19 +13,10 @@ using namespace ts;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ts::test::CliResult;
 
 Result cli(const QStringList& arguments) {
-    QProcess process;
-    process.start(TUNESCOPE_CLI, arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return ts::test::runCli(arguments);
 }
 
 const QString kPnpoly = TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz";

@@ -5,6 +5,7 @@
 // shown to restart the worker.
 #ifdef TUNESCOPE_WITH_CUDA
 
+#include "CliRun.h"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaDevices.h"
 #include "kernels/KernelCatalog.h"
@@ -35,19 +36,10 @@ const CudaDevices& devices() {
                              QString::fromStdString(devices().unavailableReason())));                        \
     } while (false)
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ts::test::CliResult;
 
 Result cli(const QStringList& arguments) {
-    QProcess process;
-    process.start(TUNESCOPE_CLI, arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return ts::test::runCli(arguments);
 }
 
 const KernelCatalog& catalog() {

@@ -1,6 +1,7 @@
 // tunescope-cli export on a database holding replay and CPU sessions: the deployment JSON picks the best
 // config per (kernel, problem, device) with its provenance, the generated header compiles, and every trial
 // format imports back to the same trials.
+#include "CliRun.h"
 #include "records/DeploymentBuilder.h"
 #include "records/DeviceFingerprint.h"
 #include "records/RecordStore.h"
@@ -24,21 +25,11 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ts::test::CliResult;
 
 Result cli(const QStringList& arguments,
            const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(TUNESCOPE_CLI, arguments);
-    process.waitForFinished(180000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return ts::test::runCli(arguments, environment);
 }
 
 const QString kDatasets = TUNESCOPE_RESOURCES "/datasets/";

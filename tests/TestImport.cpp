@@ -1,5 +1,6 @@
 // tunescope-cli import: Kernel Tuner caches, T4 results and KTT output land as sessions with every measured
 // config; bad input of every kind fails with one sentence and adds nothing.
+#include "CliRun.h"
 #include "records/CsvTable.h"
 #include "records/DatasetReader.h"
 #include "records/RecordStore.h"
@@ -19,19 +20,10 @@ using namespace ts;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ts::test::CliResult;
 
 Result cli(const QStringList& arguments) {
-    QProcess process;
-    process.start(TUNESCOPE_CLI, arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return ts::test::runCli(arguments);
 }
 
 const QString kData = TUNESCOPE_TEST_DATA "/";
