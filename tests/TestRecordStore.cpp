@@ -1,6 +1,7 @@
 #include "records/RecordStore.h"
 #include "util/Error.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -570,7 +571,8 @@ void TestRecordStore::fullDiskFailsCleanlyAndLosesNothing() {
     }
     --committed; // the last attempt failed
     QVERIFY2(message.contains("database or disk is full"), qPrintable(message));
-    QVERIFY2(message.startsWith(QString("Cannot save trial %1 of session").arg(committed)), qPrintable(message));
+    QVERIFY2(message.startsWith(QString("Cannot save trial %1 of session").arg(committed)),
+             qPrintable(message));
     QVERIFY2(message.contains(QString::fromStdString(path.string())) && !message.contains('\n'),
              qPrintable(message));
     QVERIFY(committed > 0);
@@ -582,9 +584,8 @@ void TestRecordStore::fullDiskFailsCleanlyAndLosesNothing() {
     QCOMPARE(RecordStore(path).trialCount(session), committed + 1);
 }
 
+// Root writes to files whatever their mode, so as root the file is made immutable (chattr +i) instead.
 void TestRecordStore::readOnlyFileReadsButRefusesWrites() {
-    if (geteuid() == 0)
-        QSKIP("root writes to files whatever their mode, so a read-only file cannot be made here");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::filesystem::path path = dir.filePath("records.db").toStdString();
@@ -594,13 +595,25 @@ void TestRecordStore::readOnlyFileReadsButRefusesWrites() {
         session = store.beginSession(sampleSession());
         store.commit(session, sampleTrial(0), kNames);
     }
-    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
-    auto restore = qScopeGuard([&] { std::filesystem::permissions(path, std::filesystem::perms::owner_all); });
+    const QString file = QString::fromStdString(path.string());
+    const bool root = geteuid() == 0;
+    if (root) {
+        if (QProcess::execute("chattr", {"+i", file}) != 0)
+            QSKIP("running as root and chattr +i is refused here, so no read-only file can be made");
+    } else {
+        std::filesystem::permissions(path,
+                                     std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+    }
+    auto restore = qScopeGuard([&] {
+        if (root)
+            QProcess::execute("chattr", {"-i", file});
+        else
+            std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    });
     RecordStore store(path);
     QCOMPARE(store.trials(session).size(), std::size_t{1});
     const QString message = errorOf([&] { store.commit(session, sampleTrial(1), kNames); });
-    QVERIFY2(message.contains("readonly") && message.contains(QString::fromStdString(path.string())),
-             qPrintable(message));
+    QVERIFY2(message.contains("readonly") && message.contains(file), qPrintable(message));
     QCOMPARE(store.trials(session).size(), std::size_t{1});
 }
 
@@ -619,7 +632,8 @@ void TestRecordStore::corruptedFileFailsWithOneSentence() {
             store.commit(session, trial, kNames);
         }
     } // the last connection to close checkpoints the WAL into the file
-    QVERIFY(!std::filesystem::exists(path.string() + "-wal") || std::filesystem::file_size(path.string() + "-wal") == 0);
+    QVERIFY(!std::filesystem::exists(path.string() + "-wal") ||
+            std::filesystem::file_size(path.string() + "-wal") == 0);
     const auto size = std::filesystem::file_size(path);
     QVERIFY(size > 16 * 4096);
     {
