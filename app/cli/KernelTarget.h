@@ -25,6 +25,7 @@ public:
     Backend& backend() { return m_target.backend(); }
     const std::filesystem::path& source() const { return m_target.source(); }
     void describe(SessionRecord& record) const { m_target.describe(record); }
+    nlohmann::json defaultConfig() const { return m_target.defaultConfig(); }
 
     // The best trial, statuses and build cache figures, as text on stdout or into the JSON result.
     void printResult(const TuningSession& session, std::int64_t sessionId, const std::string& strategy,

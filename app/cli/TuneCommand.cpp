@@ -71,7 +71,8 @@ TuneOptions resumedOptions(const TuneOptions& o) {
     const nlohmann::json options = nlohmann::json::parse(record.options, nullptr, false);
     if (options.is_object())
         for (const auto& [name, value] : options.items())
-            resumed.options.push_back(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+            resumed.options.push_back(name + "=" +
+                                      (value.is_string() ? value.get<std::string>() : value.dump()));
     resumed.seed = record.seed;
     resumed.space = record.spaceMode;
     resumed.budget = record.budget;
@@ -296,6 +297,7 @@ void runKernelTune(const TuneOptions& o) {
             std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
         nlohmann::json settings = nlohmann::json::parse(resumeSettings(o));
         settings["kernel"] = kernelSettings(o.kernel);
+        settings["default_config"] = target.defaultConfig();
         record.settings = settings.dump();
         sessionId = store.beginSession(record);
     }

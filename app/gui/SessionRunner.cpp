@@ -73,6 +73,11 @@ SessionRecord describe(const SessionRunner::Request& request, const KernelSessio
         record.dataset = std::filesystem::absolute(dataset.path).string();
     }
     record.settings = resumeSettings(request.task);
+    if (target) {
+        nlohmann::json settings = nlohmann::json::parse(record.settings);
+        settings["default_config"] = target->defaultConfig();
+        record.settings = settings.dump();
+    }
     record.strategy = strategy;
     record.options = options.toJson();
     record.seed = request.task.seed;

@@ -85,3 +85,16 @@ void KernelSessionTarget::describe(SessionRecord& record) const {
 }
 
 } // namespace ts
+
+namespace ts {
+
+nlohmann::json KernelSessionTarget::defaultConfig() const {
+    const KernelVariant& variant = m_kernelSpace->variant();
+    nlohmann::json object = nlohmann::json::object();
+    for (std::size_t i = 0; i < variant.parameters.size() && i < variant.defaults.size(); ++i)
+        std::visit([&](const auto& value) { object[variant.parameters[i].name] = value; },
+                   variant.defaults[i]);
+    return object;
+}
+
+} // namespace ts

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ public:
 
     // Fills the kernel, problem, device, backend, source hash and device fields of a new session record.
     void describe(SessionRecord& record) const;
+    // The variant's default config as a JSON object {parameter: value}: stored in the session's settings as
+    // "default_config", the deployment lookup's last rule.
+    nlohmann::json defaultConfig() const;
 
 private:
     KernelTuneOptions m_options;
