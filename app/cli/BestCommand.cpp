@@ -25,23 +25,7 @@ struct BestOptions {
 };
 
 std::vector<std::int64_t> parseSize(const std::string& text) {
-    std::vector<std::int64_t> shape;
-    for (const std::string& item : splitList(text)) {
-        std::int64_t value = 0;
-        try {
-            std::size_t used = 0;
-            value = std::stoll(item, &used);
-            if (used != item.size())
-                value = 0;
-        } catch (const std::exception&) {
-        }
-        if (value <= 0)
-            throw Error(fmt::format("--size item \"{}\" is not a positive integer.", item));
-        shape.push_back(value);
-    }
-    if (shape.empty())
-        throw Error(fmt::format("--size \"{}\" holds no size.", text));
-    return shape;
+    return parsePositiveList(text, "--size", "a positive integer");
 }
 
 std::string shapeText(const std::vector<std::int64_t>& shape) {

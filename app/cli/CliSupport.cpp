@@ -37,8 +37,9 @@ std::vector<std::string> splitList(const std::string& text) {
     return items;
 }
 
-std::vector<std::int64_t> parseBudgets(const std::string& text) {
-    std::vector<std::int64_t> budgets;
+std::vector<std::int64_t> parsePositiveList(const std::string& text, const std::string& option,
+                                            const std::string& meaning) {
+    std::vector<std::int64_t> values;
     for (const std::string& item : splitList(text)) {
         std::int64_t value = 0;
         try {
@@ -49,12 +50,16 @@ std::vector<std::int64_t> parseBudgets(const std::string& text) {
         } catch (const std::exception&) {
         }
         if (value <= 0)
-            throw Error(fmt::format("--budgets item \"{}\" is not a positive number of evaluations.", item));
-        budgets.push_back(value);
+            throw Error(fmt::format("{} item \"{}\" is not {}.", option, item, meaning));
+        values.push_back(value);
     }
-    if (budgets.empty())
-        throw Error("--budgets is empty.");
-    return budgets;
+    if (values.empty())
+        throw Error(fmt::format("{} is empty.", option));
+    return values;
+}
+
+std::vector<std::int64_t> parseBudgets(const std::string& text) {
+    return parsePositiveList(text, "--budgets", "a positive number of evaluations");
 }
 
 SpaceMode parseSpaceMode(const std::string& text) {

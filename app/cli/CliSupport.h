@@ -21,6 +21,9 @@ std::map<std::string, std::string> parseKeyValues(const std::vector<std::string>
 std::vector<std::string> splitList(const std::string& text);
 // Comma-separated positive evaluation budgets; throws Error naming a bad item.
 std::vector<std::int64_t> parseBudgets(const std::string& text);
+// Comma-separated positive integers; errors name the option and say what an item must be.
+std::vector<std::int64_t> parsePositiveList(const std::string& text, const std::string& option,
+                                            const std::string& meaning);
 
 SpaceMode parseSpaceMode(const std::string& text);
 
