@@ -3,7 +3,6 @@
 #include "kernels/BuildFlags.h"
 #include "kernels/KernelSizes.h"
 #include "util/Error.h"
-#include "util/Statistics.h"
 #include "worker/WorkerLocator.h"
 
 #include <fmt/format.h>
@@ -124,27 +123,7 @@ Measurement CpuBackend::run(const BuildResult& build, const std::string& entry) 
     ensurePrepared();
     worker::WorkerResult result =
         m_worker.measure(request(build.library.string(), entry), milliseconds(m_settings.timeoutS));
-    m.status = result.status;
-    m.log = result.log;
-    if (result.signal != 0)
-        m.metrics["signal"] = result.signal;
-    if (!result.reply)
-        return m;
-    for (const auto& [name, value] : result.reply->metrics)
-        m.metrics[name] = value;
-    if (m.status != MeasureStatus::Ok)
-        return m;
-    m.samples = result.reply->samplesMs;
-    Statistics stats = summarize(m.samples);
-    m.objective = stats.median;
-    m.metrics["min_ms"] = stats.min;
-    m.metrics["mean_ms"] = stats.mean;
-    m.metrics["stdev_ms"] = stats.stdev;
-    m.metrics["cv"] = stats.cv;
-    m.metrics["noisy"] = stats.cv > kNoisyCv ? 1.0 : 0.0;
-    m.metrics["number"] = static_cast<double>(result.reply->number);
-    if (m_flops && stats.median > 0)
-        m.metrics["gflops"] = *m_flops / (stats.median * 1e6);
+    worker::addWorkerResult(m, result, m_flops);
     return m;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpec.h"
 #include "worker/WorkerClient.h"
+#include "worker/WorkerMeasurement.h"
 
 #include <filesystem>
 #include <memory>
@@ -39,7 +40,7 @@ struct CpuBackendSettings {
 // session's space when it is narrower than the kernel's (user constraints); configs outside it are Invalid.
 class CpuBackend : public Backend {
 public:
-    static constexpr double kNoisyCv = 0.05;
+    static constexpr double kNoisyCv = worker::kNoisyCv;
 
     CpuBackend(const KernelSpec& spec, const KernelSpace& kernelSpace, CpuBackendSettings settings,
                const SearchSpace* space = nullptr);

@@ -3,7 +3,6 @@
 #include "cuda/NvrtcProgram.h"
 #include "kernels/KernelSizes.h"
 #include "util/Error.h"
-#include "util/Statistics.h"
 #include "worker/WorkerLocator.h"
 
 #include <fmt/format.h>
@@ -135,27 +134,7 @@ void CudaBackend::ensurePrepared(Worker& w) {
 
 Measurement CudaBackend::finish(const worker::WorkerResult& result) {
     Measurement m;
-    m.status = result.status;
-    m.log = result.log;
-    if (result.signal != 0)
-        m.metrics["signal"] = result.signal;
-    if (!result.reply)
-        return m;
-    for (const auto& [name, value] : result.reply->metrics)
-        m.metrics[name] = value;
-    if (m.status != MeasureStatus::Ok)
-        return m;
-    m.samples = result.reply->samplesMs;
-    const Statistics stats = summarize(m.samples);
-    m.objective = stats.median;
-    m.metrics["min_ms"] = stats.min;
-    m.metrics["mean_ms"] = stats.mean;
-    m.metrics["stdev_ms"] = stats.stdev;
-    m.metrics["cv"] = stats.cv;
-    m.metrics["noisy"] = stats.cv > kNoisyCv ? 1.0 : 0.0;
-    m.metrics["number"] = static_cast<double>(result.reply->number);
-    if (m_flops && stats.median > 0)
-        m.metrics["gflops"] = *m_flops / (stats.median * 1e6);
+    worker::addWorkerResult(m, result, m_flops);
     return m;
 }
 

@@ -8,6 +8,7 @@
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpec.h"
 #include "worker/WorkerClient.h"
+#include "worker/WorkerMeasurement.h"
 
 #include <atomic>
 #include <filesystem>
@@ -40,7 +41,7 @@ struct CudaBackendSettings {
 // Construction throws Error "There is no CUDA device ..." (one sentence) on a machine without a GPU.
 class CudaBackend : public Backend {
 public:
-    static constexpr double kNoisyCv = 0.05;
+    static constexpr double kNoisyCv = worker::kNoisyCv;
 
     CudaBackend(const KernelSpec& spec, const KernelSpace& kernelSpace, CudaBackendSettings settings,
                 const SearchSpace* space = nullptr);
