@@ -1,4 +1,5 @@
 #include "CpuRunner.h"
+#include "OutputCheck.h"
 
 #include "util/Error.h"
 
@@ -83,35 +84,11 @@ CpuRunner::Problem& CpuRunner::prepare(const MeasureRequest& request) {
 
 std::optional<std::string> CpuRunner::compare(const Problem& problem, const Tolerance& tolerance,
                                               std::map<std::string, double>& metrics) const {
-    double maxError = 0.0;
-    std::int64_t mismatches = 0;
-    std::optional<std::string> first;
-    for (std::size_t i = 0; i < problem.buffers.size(); ++i) {
-        const HostBuffer& b = problem.buffers[i];
-        if (!b.spec().output)
-            continue;
-        for (std::int64_t e = 0; e < b.spec().count; ++e) {
-            double expected = problem.expected[i][static_cast<std::size_t>(e)];
-            double actual = b.element(e);
-            double error = std::abs(actual - expected);
-            bool ok = error <= tolerance.absolute + tolerance.relative * std::abs(expected); // NaN fails
-            if (!std::isnan(error))
-                maxError = std::max(maxError, error);
-            if (!ok) {
-                ++mismatches;
-                if (!first)
-                    first = fmt::format(
-                        "{}[{}] is {:.9g} but the reference gives {:.9g} (tolerance: absolute "
-                        "{:g} + relative {:g})",
-                        b.spec().name, e, actual, expected, tolerance.absolute, tolerance.relative);
-            }
-        }
-    }
-    metrics["max_abs_error"] = maxError;
-    metrics["mismatches"] = static_cast<double>(mismatches);
-    if (first)
-        return fmt::format("wrong result: {}; {} element(s) differ", *first, mismatches);
-    return std::nullopt;
+    OutputCheck check(tolerance);
+    for (std::size_t i = 0; i < problem.buffers.size(); ++i)
+        if (problem.buffers[i].spec().output)
+            check.compare(problem.buffers[i], problem.expected[i]);
+    return check.verdict(metrics);
 }
 
 void CpuRunner::flushCaches() {

@@ -1,4 +1,5 @@
 #include "CudaRunner.h"
+#include "OutputCheck.h"
 
 #include "CudaError.h"
 #include "CudaEvent.h"
@@ -138,35 +139,16 @@ void CudaRunner::computeReference(Problem& problem, const MeasureRequest& reques
 
 std::optional<std::string> CudaRunner::compare(Problem& problem, const Tolerance& tolerance,
                                                std::map<std::string, double>& metrics) {
-    double maxError = 0.0;
-    std::int64_t mismatches = 0;
-    std::optional<std::string> first;
+    OutputCheck check(tolerance);
     for (std::size_t i = 0; i < problem.host.size(); ++i) {
         HostBuffer& b = problem.host[i];
         if (!b.spec().output)
             continue;
         checkCuda(cudaMemcpy(b.data(), problem.device[i].data(), b.bytes(), cudaMemcpyDeviceToHost),
                   "cudaMemcpy(device to host)");
-        for (std::int64_t e = 0; e < b.spec().count; ++e) {
-            const double expected = problem.expected[i][static_cast<std::size_t>(e)];
-            const double actual = b.element(e);
-            const double error = std::abs(actual - expected);
-            const bool ok =
-                error <= tolerance.absolute + tolerance.relative * std::abs(expected); // NaN fails
-            if (!std::isnan(error))
-                maxError = std::max(maxError, error);
-            if (!ok && mismatches++ == 0)
-                first =
-                    fmt::format("{}[{}] is {:.9g} but the reference gives {:.9g} (tolerance: absolute {:g} + "
-                                "relative {:g})",
-                                b.spec().name, e, actual, expected, tolerance.absolute, tolerance.relative);
-        }
+        check.compare(b, problem.expected[i]);
     }
-    metrics["max_abs_error"] = maxError;
-    metrics["mismatches"] = static_cast<double>(mismatches);
-    if (first)
-        return fmt::format("wrong result: {}; {} element(s) differ", *first, mismatches);
-    return std::nullopt;
+    return check.verdict(metrics);
 }
 
 MeasureReply CudaRunner::measure(const MeasureRequest& request) {
