@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace ts;
@@ -315,6 +316,50 @@ private slots:
         QVERIFY(!view->start());
         QCOMPARE(errors.spy.count(), 1);
         QVERIFY(errors.spy.first().at(1).toString().contains("\"x\""));
+    }
+
+    void warmStartFromAnEarlierSession() {
+        auto w = window(kSmall);
+        QVERIFY(w);
+        Errors errors(*w);
+        auto run = [&](const std::string& strategy, std::int64_t budget, bool transfer) {
+            setTask(*w, strategy, budget, SpaceMode::Constrained, 1);
+            TaskSpec task = w->taskPanel()->task();
+            task.transfer = transfer;
+            w->taskPanel()->setTask(task);
+            QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+            QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+            if (ended.count() == 0 && w->runner().isRunning())
+                ended.wait(60000);
+            return w->runData().info().sessionId;
+        };
+        const std::int64_t earlier = run("random_sample", 12, false);
+        const std::int64_t warm = run("xgb", 4, true);
+        QCOMPARE(errors.spy.count(), 0);
+        QVERIFY(warm > earlier);
+        RecordStore store(w->databasePath().toStdString());
+        QVERIFY(nlohmann::json::parse(store.session(warm)->settings).value("transfer", false));
+        // The prior learned the earlier session, so the warm session's first proposal is its fastest config
+        // (when that one is not also the fastest of all, something at least as fast is as good).
+        double earlierBest = INFINITY;
+        for (const StoredTrial& t : store.trials(earlier))
+            if (t.status == "ok")
+                earlierBest = std::min(earlierBest, t.objective);
+        std::vector<StoredTrial> warmTrials = store.trials(warm);
+        QCOMPARE(warmTrials.size(), std::size_t{4});
+        QCOMPARE(warmTrials.front().status, std::string("ok"));
+        QVERIFY2(warmTrials.front().objective <= earlierBest * 1.05,
+                 qPrintable(QString("%1 vs %2").arg(warmTrials.front().objective).arg(earlierBest)));
+
+        // Warm start with a strategy that has no use for a prior: one error, nothing starts.
+        setTask(*w, "tpe", 4, SpaceMode::Constrained);
+        TaskSpec task = w->taskPanel()->task();
+        task.transfer = true;
+        w->taskPanel()->setTask(task);
+        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QCOMPARE(errors.spy.count(), 1);
+        QVERIFY(errors.spy.first().at(1).toString().contains("tpe does not use a prior"));
+        QCOMPARE(store.sessions().size(), std::size_t{2});
     }
 };
 

@@ -25,6 +25,7 @@ struct CompareOptions {
     std::string trace;
     std::string json;
     unsigned threads = 0;
+    bool transfer = false;
 };
 
 std::map<std::string, std::map<std::string, std::string>>
@@ -40,7 +41,7 @@ parseStrategyOptions(const std::vector<std::string>& items) {
 }
 
 void writeTrace(const std::string& path, const CompareResult& result,
-                const std::vector<std::shared_ptr<const Dataset>>& datasets) {
+                const std::vector<std::shared_ptr<const Dataset>>& datasets, bool transfer) {
     std::ofstream out(path);
     if (!out)
         throw Error(fmt::format("Cannot write the trace file {}.", path));
@@ -48,7 +49,8 @@ void writeTrace(const std::string& path, const CompareResult& result,
         nlohmann::json configs = nlohmann::json::array();
         for (SearchSpace::Index index : run.configs)
             configs.push_back(datasets[run.dataset]->space.key(index));
-        nlohmann::json line{{"strategy", run.strategy},
+        // Warm-started runs are named apart, so a trace mixing them with cold starts never averages the two.
+        nlohmann::json line{{"strategy", transfer ? run.strategy + "+transfer" : run.strategy},
                             {"dataset", datasets[run.dataset]->path.string()},
                             {"seed", run.seed},
                             {"configs", configs}};
@@ -72,6 +74,7 @@ void runCompare(const CompareOptions& o) {
     settings.seed = o.seed;
     settings.mode = parseSpaceMode(o.space);
     settings.threads = o.threads;
+    settings.transfer = o.transfer;
     std::vector<std::shared_ptr<const Dataset>> datasets;
     for (const std::string& path : o.datasets)
         datasets.push_back(loadDataset(path));
@@ -84,7 +87,7 @@ void runCompare(const CompareOptions& o) {
     line.finish();
     printTable(result, settings, datasets);
     if (!o.trace.empty())
-        writeTrace(o.trace, result, datasets);
+        writeTrace(o.trace, result, datasets, o.transfer);
     if (!o.json.empty())
         writeJson(o.json, result, settings, datasets);
 }
@@ -104,6 +107,10 @@ void addCompareCommand(CLI::App& app) {
     cmd->add_option("--trace", o->trace, "Write one JSON line per run with its evaluated configs");
     cmd->add_option("--json", o->json, "Write the scores as JSON to this file");
     cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)");
+    cmd->add_flag(
+        "--transfer", o->transfer,
+        "Warm starts: strategies that use a prior (xgb) start from the other datasets of the same kernel "
+        "(leave one device out)");
     cmd->callback([o] { runCompare(*o); });
 }
 

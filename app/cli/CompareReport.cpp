@@ -56,6 +56,10 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
     fmt::print("\nfraction of optimum at each budget (mean of {} seeds), {} mode; score: methodology score "
                "vs random sampling (0 = random, 1 = optimum at once)\n",
                settings.repeats, toString(settings.mode));
+    if (settings.transfer)
+        fmt::print(
+            "warm starts: xgb started from the other datasets of the same kernel (leave one device out); "
+            "datasets without such a sibling and the other strategies started cold\n");
     fmt::print("{} runs in {:.2f} s\n", result.runs.size(), result.seconds);
 }
 

@@ -3,8 +3,10 @@
 #include "KernelTarget.h"
 #include "ResumeSupport.h"
 
+#include "analysis/TransferSources.h"
 #include "backends/ReplayBackend.h"
 #include "records/DatasetRestriction.h"
+#include "records/RecordPriors.h"
 #include "records/RecordStore.h"
 #include "session/ModelQualityTracker.h"
 #include "session/RecordWriter.h"
@@ -45,14 +47,17 @@ struct TuneOptions {
     bool json = false;
     std::int64_t resume = 0; // session to continue; its stored settings replace the options above
     bool logTrials = false;
-    KernelTuneOptions kernel; // --kernel / --kernel-spec: measure for real instead of replaying
+    std::vector<std::string> priors; // --prior: replay datasets of the same kernel that warm-start xgb
+    bool transfer = false;           // --transfer: earlier sessions of the kernel in the database do too
+    KernelTuneOptions kernel;        // --kernel / --kernel-spec: measure for real instead of replaying
 };
 
 // The settings of a session beyond SessionRecord's columns, for --resume.
 std::string resumeSettings(const TuneOptions& o) {
     return nlohmann::json{{"constraints", o.constraints}, {"batch_size", o.batchSize},
                           {"time_limit", o.timeLimit},    {"patience", o.patience},
-                          {"target", o.target},           {"stochastic", o.stochastic}}
+                          {"target", o.target},           {"stochastic", o.stochastic},
+                          {"priors", o.priors},           {"transfer", o.transfer}}
         .dump();
 }
 
@@ -84,6 +89,8 @@ TuneOptions resumedOptions(const TuneOptions& o) {
         resumed.patience = settings.value("patience", std::int64_t{0});
         resumed.target = settings.value("target", 0.0);
         resumed.stochastic = settings.value("stochastic", false);
+        resumed.priors = settings.value("priors", std::vector<std::string>{});
+        resumed.transfer = settings.value("transfer", false);
         if (record.backend == "cpu")
             resumed.kernel = kernelOptionsFromSettings(settings.value("kernel", nlohmann::json::object()));
     }
@@ -131,6 +138,49 @@ void checkOptions(const TuneOptions& o) {
     if (!o.dataset.empty() && o.kernel.active())
         throw Error("Give either --dataset (replay) or --kernel/--kernel-spec (real measurements), "
                     "not both.");
+}
+
+// The transfer prior asked for by --prior and --transfer (null when neither was given), with a line on
+// stderr saying what it was built from. `excluded` is the session being resumed, which is no prior of itself.
+std::shared_ptr<const TransferPrior> transferPrior(const TuneOptions& o, const std::string& strategy,
+                                                   const std::string& kernel, const SearchSpace& space,
+                                                   const RecordStore& store, std::int64_t excluded) {
+    if (o.priors.empty() && !o.transfer)
+        return nullptr;
+    if (strategy != "xgb")
+        throw Error(
+            fmt::format("--prior and --transfer warm-start the xgb strategy (the default); {} does not "
+                        "use a prior.",
+                        strategy));
+    std::vector<std::shared_ptr<const Dataset>> datasets;
+    std::vector<PriorSource> sources;
+    for (const std::string& path : o.priors) {
+        datasets.push_back(loadDataset(path));
+        if (!TransferPrior::compatible(space, datasets.back()->space))
+            throw Error(
+                fmt::format("--prior {}: its parameters are not those of the space being tuned, so it "
+                            "cannot warm-start it.",
+                            path));
+        sources.push_back(priorSource(*datasets.back()));
+    }
+    if (o.transfer) {
+        std::vector<PriorSource> records = recordPriorSources(store, kernel, space, excluded);
+        if (records.empty())
+            fmt::print(stderr, "--transfer: no earlier session of {} with these parameters in {}.\n", kernel,
+                       store.path().string());
+        sources.insert(sources.end(), records.begin(), records.end());
+    }
+    if (sources.empty()) {
+        fmt::print(stderr, "Starting cold: there is nothing to transfer.\n");
+        return nullptr;
+    }
+    auto prior = std::make_shared<const TransferPrior>(space, sources);
+    std::string labels;
+    for (const std::string& label : prior->sources())
+        labels += (labels.empty() ? "" : "; ") + label;
+    fmt::print(stderr, "Warm start from {} measured configs of {} source(s): {}.\n", prior->rows(),
+               prior->sources().size(), labels);
+    return prior;
 }
 
 SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, const std::string& strategy,
@@ -275,7 +325,8 @@ void runKernelTune(const TuneOptions& o) {
     RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
 
     auto strategy = registry.create(strategyName);
-    strategy->reset({&target.space(), mode, o.seed, strategyOptions});
+    strategy->reset({&target.space(), mode, o.seed, strategyOptions,
+                     transferPrior(o, strategyName, target.spec().name, target.space(), store, o.resume)});
     TuningSession session(target.space(), target.backend(), *strategy, sessionSettings(o, mode));
     std::int64_t sessionId = o.resume;
     if (o.resume > 0) {
@@ -323,7 +374,8 @@ void runTune(const TuneOptions& o) {
     RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
 
     auto strategy = registry.create(strategyName);
-    strategy->reset({&dataset->space, mode, o.seed, strategyOptions});
+    strategy->reset({&dataset->space, mode, o.seed, strategyOptions,
+                     transferPrior(o, strategyName, dataset->kernelName, dataset->space, store, o.resume)});
     ReplayBackend backend(dataset, o.stochastic, o.seed);
     TuningSession session(dataset->space, backend, *strategy, sessionSettings(o, mode));
 
@@ -365,6 +417,11 @@ void addTuneCommand(CLI::App& app) {
     cmd->add_option("--target", o->target, "Stop once the best time (ms) is at or below this");
     cmd->add_flag("--stochastic", o->stochastic, "Replay draws one recorded sample instead of the mean");
     cmd->add_flag("--json", o->json, "Machine-readable result on stdout");
+    cmd->add_option("--prior", o->priors,
+                    "Replay dataset of the same kernel measured elsewhere; xgb starts from it (repeatable)");
+    cmd->add_flag("--transfer", o->transfer,
+                  "xgb starts from the earlier sessions of the same kernel in the database (other devices, "
+                  "sizes)");
     cmd->callback([o] { runTune(o->resume > 0 ? resumedOptions(*o) : *o); });
 }
 

@@ -89,6 +89,8 @@ TaskSpec resumedTask(const SessionRecord& r) {
         task.targetMs = settings.value("target", 0.0);
         task.stochastic = settings.value("stochastic", false);
     }
+    if (settings.is_object())
+        task.transfer = settings.value("transfer", false);
     if (task.measuresKernel()) {
         const nlohmann::json kernel = settings.is_object()
                                           ? settings.value("kernel", nlohmann::json::object())

@@ -1,6 +1,7 @@
 #include "SessionRunner.h"
 
 #include "backends/ReplayBackend.h"
+#include "records/RecordPriors.h"
 #include "records/RecordStore.h"
 #include "records/SessionResume.h"
 #include "session/KernelSessionTarget.h"
@@ -45,6 +46,9 @@ void checkTask(const SessionRunner::Request& request) {
         throw Error("Stop conditions (time limit, patience, target) must not be negative.");
     const StrategyRegistry& registry = StrategyRegistry::builtin();
     registry.options(t.strategy, t.options); // throws naming the strategy or the option
+    if (t.transfer && registry.entry(t.strategy).name != "xgb")
+        throw Error(fmt::format(
+            "Warm start applies to the xgb strategy (the default); {} does not use a prior.", t.strategy));
 }
 
 // The settings beyond SessionRecord's columns, as `tune` stores them: the CLI and the window resume each
@@ -52,7 +56,8 @@ void checkTask(const SessionRunner::Request& request) {
 std::string resumeSettings(const TaskSpec& t) {
     nlohmann::json settings{{"constraints", t.constraints}, {"batch_size", t.batchSize},
                             {"time_limit", t.timeLimitS},   {"patience", t.patience},
-                            {"target", t.targetMs},         {"stochastic", t.stochastic}};
+                            {"target", t.targetMs},         {"stochastic", t.stochastic},
+                            {"transfer", t.transfer}};
     if (t.measuresKernel())
         settings["kernel"] = kernelSettings(t.kernel);
     return settings.dump();
@@ -171,7 +176,11 @@ void SessionRunner::runInWorker(const Request& request) {
         const SearchSpace& space = target ? target->space() : request.dataset->space;
         Backend& backend = target ? target->backend() : *replay;
         auto strategy = registry.create(strategyName);
-        strategy->reset({&space, t.mode, t.seed, options});
+        std::shared_ptr<const TransferPrior> prior;
+        if (t.transfer)
+            prior = recordTransferPrior(*store, target ? target->spec().name : request.dataset->kernelName,
+                                        space, request.resumeSession.value_or(0));
+        strategy->reset({&space, t.mode, t.seed, options, prior});
         TuningSession session(space, backend, *strategy, settingsOf(t));
         if (request.resumeSession) {
             session.preload(target ? kernelTrialsToResume(*store, *request.resumeSession, *target)

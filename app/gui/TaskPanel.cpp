@@ -137,6 +137,10 @@ TaskPanel::TaskPanel(QWidget* parent) : QWidget(parent) {
     stopForm->addRow(tr("Batch size"), m_batch);
     m_stochastic = new QCheckBox(tr("draw one recorded sample (replay)"), stopBox);
     stopForm->addRow(tr("Stochastic"), m_stochastic);
+    m_transfer = new QCheckBox(tr("from earlier sessions of this kernel (xgb)"), stopBox);
+    m_transfer->setToolTip(tr("xgb starts from what the records database holds for the same kernel on other "
+                              "devices or sizes instead of from random configs"));
+    stopForm->addRow(tr("Warm start"), m_transfer);
     layout->addWidget(stopBox);
 
     auto* buttons = new QGridLayout;
@@ -187,6 +191,7 @@ TaskSpec TaskPanel::task() const {
     t.mode = m_mode->currentData().toString() == "product" ? SpaceMode::Product : SpaceMode::Constrained;
     t.batchSize = static_cast<std::size_t>(m_batch->value());
     t.stochastic = m_stochastic->isChecked();
+    t.transfer = m_transfer->isChecked();
     const QString id = kernelPath();
     if (!isRealKernelId(id)) {
         t.backend = "replay"; // a dataset chosen while the panel still offers a real kernel's backends
@@ -222,6 +227,7 @@ void TaskPanel::setTask(const TaskSpec& t) {
     m_mode->setCurrentIndex(t.mode == SpaceMode::Product ? 1 : 0);
     m_batch->setValue(static_cast<int>(t.batchSize));
     m_stochastic->setChecked(t.stochastic);
+    m_transfer->setChecked(t.transfer);
     m_timeout->setValue(t.kernel.timeoutS);
     m_repeat->setValue(t.kernel.repeat);
     m_minRepeat->setValue(t.kernel.minRepeatMs);
@@ -289,6 +295,7 @@ void TaskPanel::saveSettings(QSettings& settings) const {
     settings.setValue("mode", QString(toString(t.mode)));
     settings.setValue("batch", static_cast<qulonglong>(t.batchSize));
     settings.setValue("stochastic", t.stochastic);
+    settings.setValue("transfer", t.transfer);
     settings.setValue("timeout", m_timeout->value());
     settings.setValue("repeat", m_repeat->value());
     settings.setValue("minRepeatMs", m_minRepeat->value());
@@ -309,6 +316,7 @@ void TaskPanel::restoreSettings(const QSettings& settings) {
     t.mode = get("mode").toString() == "product" ? SpaceMode::Product : SpaceMode::Constrained;
     t.batchSize = get("batch").isValid() ? get("batch").toULongLong() : t.batchSize;
     t.stochastic = get("stochastic").toBool();
+    t.transfer = get("transfer").toBool();
     t.kernel.timeoutS = get("timeout").isValid() ? get("timeout").toDouble() : t.kernel.timeoutS;
     t.kernel.repeat = get("repeat").isValid() ? get("repeat").toInt() : t.kernel.repeat;
     t.kernel.minRepeatMs =

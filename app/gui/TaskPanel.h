@@ -107,6 +107,7 @@ private:
     QComboBox* m_mode;
     QSpinBox* m_batch;
     QCheckBox* m_stochastic;
+    QCheckBox* m_transfer;
     QPushButton* m_start;
     QPushButton* m_pause;
     QPushButton* m_resume;

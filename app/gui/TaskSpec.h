@@ -27,6 +27,8 @@ struct TaskSpec {
     SpaceMode mode = SpaceMode::Constrained;
     std::size_t batchSize = 8;
     bool stochastic = false;
+    // xgb starts from the earlier sessions of the same kernel in the records database (transfer learning).
+    bool transfer = false;
 
     bool measuresKernel() const { return backend != "replay"; }
 };

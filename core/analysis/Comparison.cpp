@@ -1,5 +1,7 @@
 #include "analysis/Comparison.h"
 
+#include "analysis/TransferSources.h"
+
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
 #include "session/TuningSession.h"
@@ -34,8 +36,8 @@ Comparison::Comparison(std::vector<std::shared_ptr<const Dataset>> datasets, Com
     std::sort(m_settings.budgets.begin(), m_settings.budgets.end());
 }
 
-CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datasetIndex,
-                              std::uint64_t seed) const {
+CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datasetIndex, std::uint64_t seed,
+                              std::shared_ptr<const TransferPrior> prior) const {
     const Dataset& dataset = *m_datasets[datasetIndex];
     const StrategyRegistry& registry = StrategyRegistry::builtin();
     auto strategy = registry.create(strategyName);
@@ -43,7 +45,8 @@ CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datas
     strategy->reset({&dataset.space, m_settings.mode, seed,
                      registry.options(strategyName, options == m_settings.options.end()
                                                         ? std::map<std::string, std::string>{}
-                                                        : options->second)});
+                                                        : options->second),
+                     std::move(prior)});
     ReplayBackend backend(m_datasets[datasetIndex]);
     SessionSettings settings;
     settings.mode = m_settings.mode;
@@ -117,6 +120,12 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
                 jobs.push_back({strategy, d, m_settings.seed + static_cast<std::uint64_t>(r)});
 
     auto started = std::chrono::steady_clock::now();
+    unsigned threads =
+        m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::shared_ptr<const TransferPrior>> priors(m_datasets.size());
+    if (m_settings.transfer)
+        for (std::size_t d = 0; d < m_datasets.size() && !(cancel && *cancel); ++d)
+            priors[d] = leaveOneOutPrior(m_datasets, d, 1); // OpenMP threads spin badly on a busy machine
     std::vector<std::optional<CompareRun>> runs(jobs.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
@@ -128,7 +137,7 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             if (i >= jobs.size() || (cancel && *cancel))
                 return;
             try {
-                runs[i] = runOne(jobs[i].strategy, jobs[i].dataset, jobs[i].seed);
+                runs[i] = runOne(jobs[i].strategy, jobs[i].dataset, jobs[i].seed, priors[jobs[i].dataset]);
             } catch (...) {
                 std::lock_guard lock(progressMutex);
                 failure = std::current_exception();
@@ -142,8 +151,6 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             }
         }
     };
-    unsigned threads =
-        m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
     {
         std::vector<std::jthread> pool;
         for (unsigned t = 0; t < std::min<std::size_t>(threads, jobs.size()); ++t)

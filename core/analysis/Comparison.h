@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/TransferPrior.h"
 #include "records/Dataset.h"
 
 #include <atomic>
@@ -21,6 +22,9 @@ struct CompareSettings {
     SpaceMode mode = SpaceMode::Product;
     std::size_t batchSize = 8; // as `tune`: most configs asked of a strategy at once
     unsigned threads = 0;      // 0: one per hardware thread
+    // Warm starts: each dataset's strategies get a transfer prior built from the other datasets of the same
+    // kernel (leave one device out). Only strategies that use a prior change; report such runs apart.
+    bool transfer = false;
 };
 
 // One strategy on one dataset with one seed.
@@ -77,7 +81,8 @@ public:
                              std::int64_t budget);
 
 private:
-    CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed) const;
+    CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed,
+                      std::shared_ptr<const TransferPrior> prior) const;
 
     std::vector<std::shared_ptr<const Dataset>> m_datasets;
     CompareSettings m_settings;

@@ -8,12 +8,17 @@ XgbCostModel::XgbCostModel(const SearchSpace& space, XgbSettings settings)
     : m_space(&space), m_encoder(space), m_model(std::move(settings)) {}
 
 void XgbCostModel::update(std::span<const Trial> trials) {
+    update(trials, std::vector<double>(trials.size(), 0.0));
+}
+
+void XgbCostModel::update(std::span<const Trial> trials, std::span<const double> offsets) {
     std::vector<SearchSpace::Index> indices;
     std::vector<float> labels;
-    for (const Trial& trial : trials)
-        if (trial.measurement.status == MeasureStatus::Ok && trial.measurement.objective > 0.0) {
+    for (std::size_t i = 0; i < trials.size(); ++i)
+        if (const Trial& trial = trials[i];
+            trial.measurement.status == MeasureStatus::Ok && trial.measurement.objective > 0.0) {
             indices.push_back(trial.index);
-            double logTime = std::log(trial.measurement.objective);
+            double logTime = std::log(trial.measurement.objective) - offsets[i];
             labels.push_back(static_cast<float>(isRanking() ? -logTime : logTime));
         }
     if (labels.size() < 2)

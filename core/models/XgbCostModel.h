@@ -16,6 +16,8 @@ public:
 
     std::string name() const override { return "xgb"; }
     void update(std::span<const Trial> trials) override;
+    // Trains on log time minus offsets[i] for trials[i] (a residual over another model's prediction).
+    void update(std::span<const Trial> trials, std::span<const double> offsets);
     bool isTrained() const override { return m_model.isTrained(); }
     std::vector<double> predict(std::span<const SearchSpace::Index> configs) const override;
     std::vector<char> save() const override { return m_model.save(); }

@@ -26,6 +26,7 @@ void XgbValidityModel::update(std::span<const Trial> trials) {
     }
     if (labels.empty())
         return;
+    m_observations = labels.size();
     m_rate = double(ok) / double(labels.size());
     m_constant = ok == 0 || ok == labels.size();
     if (!m_constant)

@@ -15,6 +15,9 @@ public:
     explicit XgbValidityModel(const SearchSpace& space, XgbSettings settings = {});
 
     void update(std::span<const Trial> trials);
+    // False while it answers the observed rate (one outcome seen, or nothing).
+    bool isTrained() const { return !m_constant; }
+    std::size_t observations() const { return m_observations; }
     std::vector<double> predict(const XgbMatrix& features) const;
     std::vector<double> predict(std::span<const SearchSpace::Index> configs) const;
 
@@ -24,6 +27,7 @@ private:
     XgbModel m_model;
     double m_rate = 1.0;
     bool m_constant = true;
+    std::size_t m_observations = 0;
 };
 
 } // namespace ts

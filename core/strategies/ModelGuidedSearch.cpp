@@ -13,6 +13,14 @@ constexpr std::size_t kShortlistMin = 1024;
 constexpr std::size_t kShortlistPerSlot = 32;
 constexpr std::size_t kCarried = 256;               // shortlist entries kept as candidates for the next batch
 constexpr std::size_t kNeighbourhoodsPerBatch = 10; // best configs whose neighbours join the pool
+constexpr std::size_t kPriorFavourites = 1024;      // configs the prior ranks best, kept in every pool
+constexpr double kPriorValidityWeight = 50.0;       // observations at which the own classifier counts half
+constexpr double kPriorSlopeTrials = 5.0;           // pseudo-trials behind the prior's initial slope of 1
+
+double logit(double p) {
+    p = std::clamp(p, 1e-6, 1.0 - 1e-6);
+    return std::log(p / (1.0 - p));
+}
 
 } // namespace
 
@@ -23,6 +31,8 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
                      "Exponent of P(valid) in the acquisition: higher avoids likely-invalid configs harder"});
     table.push_back(
         {"min_spread", OptionType::Real, "0.01", "Smallest log-time spread assumed by expected improvement"});
+    table.push_back({"prior_halflife", OptionType::Real, "150",
+                     "With a transfer prior: Ok trials after which the prior counts half as much"});
     table.push_back(
         {"pool", OptionType::Integer, "16384",
          "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"});
@@ -43,12 +53,77 @@ void ModelGuidedSearch::onModelReset() {
     m_domainFeatures.reset();
     m_domain.clear();
     m_carried.clear();
+    m_residualShift = 0.0;
+    m_priorWeight = 1.0;
 }
 
 void ModelGuidedSearch::retrain() {
     validity().update(observed());
+    if (!prior()) {
+        for (auto& member : m_ensemble)
+            member->update(observed());
+        return;
+    }
+    std::vector<SearchSpace::Index> indices;
+    for (const Trial& trial : observed())
+        indices.push_back(trial.index);
+    std::vector<double> offsets = prior()->predictLog(indices);
+    // Least-squares fit of log time = shift + slope x prior over the Ok trials says how far the prior holds
+    // on this device; the slope is shrunk towards 1 while there are few trials, kept within [0, 1], and
+    // fades as this device's own evidence grows, so late in a run the models are the cold ones.
+    std::vector<double> x, y;
+    for (std::size_t i = 0; i < offsets.size(); ++i)
+        if (const Measurement& m = observed()[i].measurement;
+            m.status == MeasureStatus::Ok && m.objective > 0.0) {
+            x.push_back(offsets[i]);
+            y.push_back(std::log(m.objective));
+        }
+    const double n = double(x.size());
+    double slope = 1.0;
+    if (x.size() >= 2) {
+        double mx = std::accumulate(x.begin(), x.end(), 0.0) / n;
+        double my = std::accumulate(y.begin(), y.end(), 0.0) / n;
+        double sxy = 0.0, sxx = 0.0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            sxy += (x[i] - mx) * (y[i] - my);
+            sxx += (x[i] - mx) * (x[i] - mx);
+        }
+        if (sxx > 1e-12)
+            slope = (kPriorSlopeTrials + n * std::clamp(sxy / sxx, 0.0, 1.0)) / (kPriorSlopeTrials + n);
+    }
+    m_priorWeight = slope / (1.0 + n / std::max(1e-9, options().real("prior_halflife")));
+    double sum = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        sum += y[i] - m_priorWeight * x[i];
+    m_residualShift = x.empty() ? 0.0 : sum / n;
+    for (double& offset : offsets)
+        offset = m_priorWeight * offset + m_residualShift;
     for (auto& member : m_ensemble)
-        member->update(observed());
+        member->update(observed(), offsets);
+}
+
+std::vector<double> ModelGuidedSearch::baseLog(std::span<const SearchSpace::Index> indices) const {
+    if (!prior())
+        return std::vector<double>(indices.size(), 0.0);
+    std::vector<double> base = prior()->predictLog(indices);
+    for (double& value : base)
+        value = m_priorWeight * value + m_residualShift;
+    return base;
+}
+
+std::vector<double> ModelGuidedSearch::validityOf(const XgbMatrix& features,
+                                                  std::span<const SearchSpace::Index> indices) const {
+    if (!prior())
+        return validity().predict(features);
+    std::vector<double> p = prior()->predictValid(indices);
+    if (!validity().isTrained())
+        return p;
+    std::vector<double> own = validity().predict(features);
+    double n = double(validity().observations());
+    double weight = n / (n + kPriorValidityWeight);
+    for (std::size_t i = 0; i < p.size(); ++i)
+        p[i] = 1.0 / (1.0 + std::exp(-((1.0 - weight) * logit(p[i]) + weight * logit(own[i]))));
+    return p;
 }
 
 ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
@@ -67,6 +142,11 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
     // Larger domains: a fresh random pool, the previous shortlist and the Hamming neighbours of the best
     // observed configs, so good regions found earlier stay in view.
     std::vector<SearchSpace::Index> pool = m_carried;
+    if (prior())
+        for (std::size_t i = 0; i < std::min(kPriorFavourites, prior()->favourites().size()); ++i)
+            if (SearchSpace::Index index = prior()->favourites()[i];
+                !isProposed(index) && (mode() == SpaceMode::Product || space().isValid(index)))
+                pool.push_back(index);
     std::uniform_int_distribution<SearchSpace::Index> pickPosition(0, domainSize() - 1);
     for (SearchSpace::Index i = 0; i < poolSize; ++i) {
         SearchSpace::Index index = space().domainAt(mode(), pickPosition(rng()));
@@ -95,19 +175,29 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
 
 ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool, std::size_t size) const {
     const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
-    const double bestLog = std::log(best()->measurement.objective);
     const double power = options().real("validity_power");
     // Stage one scores every candidate with the validity model and one regressor and a fixed spread.
-    std::vector<double> pValid = validity().predict(features);
-    std::vector<double> mean = m_ensemble.front()->predictLog(features);
-    std::vector<std::size_t> order;
-    std::vector<double> score(pool.indices.size());
-    for (std::size_t i = 0; i < pool.indices.size(); ++i) {
-        if (isProposed(pool.indices[i]))
-            continue;
-        score[i] = std::pow(pValid[i], power) * expectedImprovement(mean[i], kStageOneSpread, bestLog);
-        order.push_back(i);
+    std::vector<double> pValid = validityOf(features, pool.indices);
+    std::vector<double> base = baseLog(pool.indices);
+    std::vector<double> mean = base;
+    const bool trained = m_ensemble.front()->isTrained();
+    if (trained) {
+        std::vector<double> residual = m_ensemble.front()->predictLog(features);
+        for (std::size_t i = 0; i < mean.size(); ++i)
+            mean[i] += residual[i];
     }
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < pool.indices.size(); ++i)
+        if (!isProposed(pool.indices[i]))
+            order.push_back(i);
+    // Before anything valid was measured (with a prior only) the best predicted time stands in for the best.
+    double bestLog = best() ? std::log(best()->measurement.objective) : 0.0;
+    if (!best() && !order.empty())
+        bestLog = mean[*std::min_element(order.begin(), order.end(),
+                                         [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; })];
+    std::vector<double> score(pool.indices.size());
+    for (std::size_t i : order)
+        score[i] = std::pow(pValid[i], power) * expectedImprovement(mean[i], kStageOneSpread, bestLog);
     size = std::min(size, order.size());
     std::partial_sort(order.begin(), order.begin() + size, order.end(), [&](std::size_t a, std::size_t b) {
         return score[a] != score[b] ? score[a] > score[b] : pool.indices[a] < pool.indices[b];
@@ -117,26 +207,30 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     for (std::size_t i : order) {
         list.indices.push_back(pool.indices[i]);
         list.pValid.push_back(pValid[i]);
+        list.baseLog.push_back(base[i]);
         list.meanLog.push_back(mean[i]);
     }
     // Stage two: the whole ensemble on the shortlist gives a mean and a spread.
     std::vector<double> squares(size);
     for (std::size_t i = 0; i < size; ++i)
         squares[i] = list.meanLog[i] * list.meanLog[i];
-    if (m_ensemble.size() > 1 && size > 0) {
+    if (trained && m_ensemble.size() > 1 && size > 0) {
         const FeatureEncoder& encoder = m_ensemble.front()->encoder();
         std::vector<float> rows = encoder.encode(space(), list.indices);
         XgbMatrix shortFeatures(rows, size, encoder.width(), threads());
         for (std::size_t k = 1; k < m_ensemble.size(); ++k) {
             std::vector<double> prediction = m_ensemble[k]->predictLog(shortFeatures);
             for (std::size_t i = 0; i < size; ++i) {
-                list.meanLog[i] += prediction[i];
-                squares[i] += prediction[i] * prediction[i];
+                double value = list.baseLog[i] + prediction[i];
+                list.meanLog[i] += value;
+                squares[i] += value * value;
             }
         }
     }
-    const double members = static_cast<double>(m_ensemble.size());
-    const double floor = options().real("min_spread");
+    const double members = trained ? static_cast<double>(m_ensemble.size()) : 1.0;
+    // Without a trained regressor (a prior and under two Ok trials) the prior's own spread is unknown: the
+    // stage-one spread stands in.
+    const double floor = trained ? options().real("min_spread") : kStageOneSpread;
     list.score.resize(size);
     for (std::size_t i = 0; i < size; ++i) {
         double m = list.meanLog[i] / members;
@@ -156,7 +250,8 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
                      [&](std::size_t a, std::size_t b) { return list.score[a] > list.score[b]; });
     std::vector<SearchSpace::Index> batch;
     for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot)
-        fillSlot(batch, list.indices[order[slot]], std::exp(list.meanLog[order[slot]]));
+        fillSlot(batch, list.indices[order[slot]],
+                 best() ? std::optional<double>(std::exp(list.meanLog[order[slot]])) : std::nullopt);
     return batch;
 }
 

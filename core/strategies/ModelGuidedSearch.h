@@ -14,6 +14,11 @@ namespace ts {
 // epsilon-greedy exploration. Candidates are the whole domain when it is small enough to score at once, and
 // otherwise a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow
 // with the evidence.
+//
+// With a transfer prior (measurements of the same kernel elsewhere) there is no random start: the regressors
+// learn the residual of this device's log time over the prior's prediction, the validity classifier's
+// answer is blended with the prior's as evidence accumulates, and the configs the prior ranks best join
+// every candidate pool.
 class ModelGuidedSearch : public ModelStrategyBase {
 public:
     static std::vector<OptionSpec> optionTable();
@@ -27,9 +32,10 @@ private:
     };
     struct Shortlist {
         std::vector<SearchSpace::Index> indices;
-        std::vector<double> pValid, meanLog, score;
+        std::vector<double> pValid, baseLog, meanLog, score;
     };
 
+    bool usesPrior() const override { return true; }
     void onModelReset() override;
     void retrain() override;
     std::vector<SearchSpace::Index> proposeBatch(std::size_t count) override;
@@ -37,11 +43,18 @@ private:
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
+    // What the regressors add to: the prior's log time plus this device's mean residual (0 without a prior).
+    std::vector<double> baseLog(std::span<const SearchSpace::Index> indices) const;
+    // P(valid) of the candidates (features are theirs): the validity classifier's, blended with the prior's.
+    std::vector<double> validityOf(const XgbMatrix& features,
+                                   std::span<const SearchSpace::Index> indices) const;
 
     std::vector<std::unique_ptr<XgbCostModel>> m_ensemble;
     std::unique_ptr<XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
     std::vector<SearchSpace::Index> m_domain;
     std::vector<SearchSpace::Index> m_carried;
+    double m_residualShift = 0.0; // mean of log time minus the weighted prior over the Ok trials
+    double m_priorWeight = 1.0;   // how much of the prior's prediction the regressors add to
 };
 
 } // namespace ts

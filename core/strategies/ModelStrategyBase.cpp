@@ -75,7 +75,7 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
 }
 
 bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
-                                 double predictedMs) {
+                                 std::optional<double> predictedMs) {
     if (std::bernoulli_distribution(options().real("epsilon"))(rng())) {
         auto random = drawUnproposed(1);
         batch.insert(batch.end(), random.begin(), random.end());
@@ -83,7 +83,8 @@ bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchS
     }
     if (!markProposed(index))
         return false;
-    m_predictions[index] = predictedMs;
+    if (predictedMs)
+        m_predictions[index] = *predictedMs;
     batch.push_back(index);
     return true;
 }
@@ -94,6 +95,8 @@ std::optional<double> ModelStrategyBase::prediction(SearchSpace::Index index) co
 }
 
 bool ModelStrategyBase::inStartup() const {
+    if (prior())
+        return false; // the prior ranks the configs from the first proposal on
     return m_okCount <
                static_cast<std::size_t>(std::max<std::int64_t>(2, options().integer("startup_valid"))) ||
            observed().size() < static_cast<std::size_t>(options().integer("startup_min")) || !best();

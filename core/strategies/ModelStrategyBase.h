@@ -25,6 +25,10 @@ protected:
     // Expected improvement of N(mean, sd) below `best` (log time).
     static double expectedImprovement(double mean, double sd, double best);
 
+    // Strategies that start from a transfer prior (the context's) instead of random draws say so.
+    virtual bool usesPrior() const { return false; }
+    const TransferPrior* prior() const { return usesPrior() ? transferPrior() : nullptr; }
+
     // Called at the end of reset, after the validity model exists.
     virtual void onModelReset() {}
     // Retrains the strategy's models on observed(); called only when there are new observations.
@@ -46,8 +50,10 @@ protected:
     const XgbValidityModel& validity() const { return *m_validity; }
     int threads() const { return m_threads; }
     // Fills one batch slot, epsilon-greedy: with probability `epsilon` a random unproposed config, otherwise
-    // `index` (unless it was proposed before), recording its predicted time. True when `index` was taken.
-    bool fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index, double predictedMs);
+    // `index` (unless it was proposed before), recording its predicted time when there is one. True when
+    // `index` was taken.
+    bool fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
+                  std::optional<double> predictedMs);
 
 private:
     void onReset() final;

@@ -25,6 +25,7 @@ protected:
     const SearchSpace& space() const { return *m_context.space; }
     SpaceMode mode() const { return m_context.mode; }
     const StrategyOptions& options() const { return m_context.options; }
+    const TransferPrior* transferPrior() const { return m_context.prior.get(); }
     std::mt19937_64& rng() { return m_rng; }
 
     SearchSpace::Index domainSize() const { return space().domainSize(mode()); }

@@ -1,0 +1,207 @@
+#include "models/TransferPrior.h"
+
+#include "util/Error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <random>
+#include <unordered_set>
+
+namespace ts {
+
+namespace {
+
+constexpr std::size_t kMostOkRowsPerSource = 12000; // a random subset of larger sources keeps training short
+constexpr SearchSpace::Index kMostTabulated = SearchSpace::Index(1) << 22; // 32 MiB of predictions
+constexpr SearchSpace::Index kChunk = 16384;                               // rows predicted at once
+constexpr std::size_t kFavourites = 4096;
+
+XgbSettings priorSettings(XgbSettings settings, const std::string& objective) {
+    settings.objective = objective;
+    settings.rounds = 150;
+    settings.maxDepth = 8;
+    settings.eta = 0.15;
+    settings.earlyStoppingRounds = 15;
+    return settings;
+}
+
+// Maps product indices of a source space into the target space by parameter name and value.
+class IndexMapper {
+public:
+    IndexMapper(const SearchSpace& target, const SearchSpace& source) : m_target(&target), m_source(&source) {
+        for (const Parameter& parameter : target.parameters())
+            m_positions.push_back(*source.parameterIndex(parameter.name));
+    }
+
+    std::optional<SearchSpace::Index> operator()(SearchSpace::Index index) const {
+        Config config = m_source->config(index);
+        Config reordered;
+        reordered.reserve(config.size());
+        for (std::size_t position : m_positions)
+            reordered.push_back(config[position]);
+        return m_target->indexOf(reordered);
+    }
+
+private:
+    const SearchSpace* m_target;
+    const SearchSpace* m_source;
+    std::vector<std::size_t> m_positions; // per target parameter, its position in the source
+};
+
+struct TrainingRows {
+    std::vector<SearchSpace::Index> timeIndices, validityIndices;
+    std::vector<float> timeLabels, validityLabels;
+};
+
+void addSource(const SearchSpace& target, const PriorSource& source, std::mt19937_64& rng,
+               TrainingRows& out) {
+    IndexMapper map(target, *source.space);
+    auto entries = source.entries;
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<SearchSpace::Index, double>> ok;
+    std::size_t invalid = 0;
+    for (const auto& [index, measurement] : entries) {
+        auto mapped = map(index);
+        if (!mapped)
+            continue;
+        bool valid = measurement.status == MeasureStatus::Ok && measurement.objective > 0.0;
+        if (valid)
+            ok.emplace_back(*mapped, measurement.objective);
+        invalid += !valid;
+        out.validityIndices.push_back(*mapped);
+        out.validityLabels.push_back(valid ? 1.0f : 0.0f);
+    }
+    if (ok.empty())
+        return;
+    double fastest = std::min_element(ok.begin(), ok.end(), [](const auto& a, const auto& b) {
+                         return a.second < b.second;
+                     })->second;
+    std::shuffle(ok.begin(), ok.end(), rng);
+    ok.resize(std::min(ok.size(), kMostOkRowsPerSource));
+    for (const auto& [index, time] : ok) {
+        out.timeIndices.push_back(index);
+        out.timeLabels.push_back(static_cast<float>(std::log(time / fastest)));
+    }
+    if (!source.absentAreInvalid)
+        return;
+    // As many configs absent from the product as there are entries teach the classifier what fails there.
+    std::unordered_set<SearchSpace::Index> present;
+    for (const auto& entry : entries)
+        present.insert(entry.first);
+    SearchSpace::Index product = source.space->productSize();
+    std::size_t wanted = std::min<std::size_t>(entries.size(), product - present.size());
+    std::uniform_int_distribution<SearchSpace::Index> draw(0, product - 1);
+    std::unordered_set<SearchSpace::Index> taken;
+    for (std::size_t attempt = 0; taken.size() < wanted && attempt < 20 * wanted; ++attempt) {
+        SearchSpace::Index index = draw(rng);
+        if (present.contains(index) || !taken.insert(index).second)
+            continue;
+        if (auto mapped = map(index)) {
+            out.validityIndices.push_back(*mapped);
+            out.validityLabels.push_back(0.0f);
+        }
+    }
+}
+
+} // namespace
+
+bool TransferPrior::compatible(const SearchSpace& target, const SearchSpace& source) {
+    if (target.dimension() != source.dimension())
+        return false;
+    for (const Parameter& parameter : target.parameters())
+        if (!source.parameterIndex(parameter.name))
+            return false;
+    return true;
+}
+
+TransferPrior::TransferPrior(const SearchSpace& target, std::span<const PriorSource> sources,
+                             XgbSettings settings)
+    : m_encoder(target), m_time(priorSettings(settings, "reg:squarederror")),
+      m_validity(priorSettings(settings, "binary:logistic")), m_target(&target) {
+    std::mt19937_64 rng(settings.seed);
+    TrainingRows rows;
+    for (const PriorSource& source : sources) {
+        if (!source.space || !compatible(target, *source.space))
+            continue;
+        std::size_t before = rows.timeLabels.size();
+        addSource(target, source, rng, rows);
+        if (rows.timeLabels.size() > before)
+            m_sources.push_back(source.label);
+    }
+    if (rows.timeLabels.size() < 2)
+        throw Error("no prior source has two working configs of this space's parameters, so there is nothing "
+                    "to transfer");
+    m_rows = rows.timeLabels.size();
+    m_time.train(m_encoder.encode(target, rows.timeIndices), m_encoder.width(), rows.timeLabels);
+    bool bothOutcomes =
+        std::find(rows.validityLabels.begin(), rows.validityLabels.end(), 0.0f) != rows.validityLabels.end();
+    if (bothOutcomes)
+        m_validity.train(m_encoder.encode(target, rows.validityIndices), m_encoder.width(),
+                         rows.validityLabels);
+    tabulate();
+}
+
+std::pair<std::vector<float>, std::vector<float>>
+TransferPrior::predictRows(std::span<const SearchSpace::Index> indices) const {
+    XgbMatrix features(m_encoder.encode(*m_target, indices), indices.size(), m_encoder.width(),
+                       m_time.settings().threads);
+    std::vector<float> valid =
+        m_validity.isTrained() ? m_validity.predict(features) : std::vector<float>(indices.size(), 1.0f);
+    return {m_time.predict(features), std::move(valid)};
+}
+
+void TransferPrior::tabulate() {
+    const SearchSpace::Index product = m_target->productSize();
+    std::vector<std::pair<float, SearchSpace::Index>> best; // (-score, index), the kFavourites best so far
+    auto visit = [&](std::span<const SearchSpace::Index> indices) {
+        auto [time, valid] = predictRows(indices);
+        for (std::size_t i = 0; i < indices.size(); ++i)
+            best.emplace_back(-valid[i] * std::exp(-time[i]), indices[i]);
+        std::size_t keep = std::min(best.size(), kFavourites);
+        std::partial_sort(best.begin(), best.begin() + keep, best.end());
+        best.resize(keep);
+        if (product <= kMostTabulated) {
+            m_tableLog.insert(m_tableLog.end(), time.begin(), time.end());
+            m_tableValid.insert(m_tableValid.end(), valid.begin(), valid.end());
+        }
+    };
+    // Very large products: favourites among the valid configs only.
+    const bool whole = product <= kMostTabulated;
+    const SearchSpace::Index count = whole ? product : m_target->validCount();
+    std::vector<SearchSpace::Index> chunk;
+    for (SearchSpace::Index start = 0; start < count; start += kChunk) {
+        chunk.clear();
+        for (SearchSpace::Index i = start; i < std::min(count, start + kChunk); ++i)
+            chunk.push_back(whole ? i : m_target->validIndices()[i]);
+        visit(chunk);
+    }
+    for (const auto& entry : best)
+        m_favourites.push_back(entry.second);
+}
+
+std::vector<double> TransferPrior::predictLog(std::span<const SearchSpace::Index> indices) const {
+    if (m_tableLog.empty()) {
+        std::vector<float> raw = predictRows(indices).first;
+        return {raw.begin(), raw.end()};
+    }
+    std::vector<double> result;
+    result.reserve(indices.size());
+    for (SearchSpace::Index index : indices)
+        result.push_back(m_tableLog[index]);
+    return result;
+}
+
+std::vector<double> TransferPrior::predictValid(std::span<const SearchSpace::Index> indices) const {
+    if (m_tableValid.empty()) {
+        std::vector<float> raw = predictRows(indices).second;
+        return {raw.begin(), raw.end()};
+    }
+    std::vector<double> result;
+    result.reserve(indices.size());
+    for (SearchSpace::Index index : indices)
+        result.push_back(m_tableValid[index]);
+    return result;
+}
+
+} // namespace ts

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "models/FeatureEncoder.h"
+#include "models/PriorSource.h"
+#include "models/XgbModel.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// What other measurements of the same kernel say about a space before anything is measured in it
+// (transfer learning, as AutoTVM's and Ansor's warm starts): a regressor of each source's log time relative
+// to that source's fastest config (0 = as fast as the fastest there, so sources of different speed agree),
+// and a validity classifier on the sources' statuses. Trained once on the target space's features, with
+// the whole product's predictions tabulated when it has at most a few million configs; immutable afterwards,
+// so one instance serves many strategies on several threads.
+class TransferPrior {
+public:
+    // Sources are matched to the target by parameter name and value; a source whose parameter names differ
+    // from the target's contributes nothing. Throws Error when no source has two Ok configs that map into
+    // the target space. The target space must outlive the prior.
+    TransferPrior(const SearchSpace& target, std::span<const PriorSource> sources, XgbSettings settings = {});
+
+    // True when the source has exactly the target's parameter names.
+    static bool compatible(const SearchSpace& target, const SearchSpace& source);
+
+    const std::vector<std::string>& sources() const { return m_sources; }
+    std::size_t rows() const { return m_rows; }
+
+    // Log time relative to the sources' fastest configs.
+    std::vector<double> predictLog(std::span<const SearchSpace::Index> indices) const;
+    // Probability that the config is valid, as the sources saw it.
+    std::vector<double> predictValid(std::span<const SearchSpace::Index> indices) const;
+    // Product indices of the configs the prior ranks best (P(valid) x relative speed), best first.
+    const std::vector<SearchSpace::Index>& favourites() const { return m_favourites; }
+
+private:
+    // Both predictions for encoded rows.
+    std::pair<std::vector<float>, std::vector<float>>
+    predictRows(std::span<const SearchSpace::Index> indices) const;
+    // Predictions for the whole product when it is small enough to keep, and the favourites.
+    void tabulate();
+
+    FeatureEncoder m_encoder;
+    XgbModel m_time;
+    XgbModel m_validity;
+    const SearchSpace* m_target;
+    std::vector<std::string> m_sources;
+    std::vector<float> m_tableLog, m_tableValid; // per product index; empty for very large products
+    std::vector<SearchSpace::Index> m_favourites;
+    std::size_t m_rows = 0;
+};
+
+} // namespace ts

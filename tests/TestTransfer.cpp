@@ -1,0 +1,289 @@
+#include "CliRun.h"
+#include "StrategyRun.h"
+#include "analysis/TransferSources.h"
+#include "models/ModelQuality.h"
+#include "records/DatasetReader.h"
+#include "records/RecordPriors.h"
+#include "strategies/ModelGuidedSearch.h"
+#include "util/Error.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+// Two brute-forced spaces of the same convolution kernel, on an RTX 2080 Ti and an RTX 3090.
+std::shared_ptr<const Dataset> conv2080() {
+    static const auto dataset = std::make_shared<const Dataset>(
+        readDataset(TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz"));
+    return dataset;
+}
+
+std::shared_ptr<const Dataset> conv3090() {
+    static const auto dataset = std::make_shared<const Dataset>(
+        readDataset(TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz"));
+    return dataset;
+}
+
+// The 2080 Ti's measurements with every Ok time inverted: a prior that points the wrong way.
+std::shared_ptr<const Dataset> invertedConv2080() {
+    static const auto dataset = [] {
+        auto copy = std::make_shared<Dataset>(*conv2080());
+        for (auto& [index, measurement] : copy->entries)
+            if (measurement.status == MeasureStatus::Ok)
+                measurement.objective = 1.0 / measurement.objective;
+        return std::shared_ptr<const Dataset>(copy);
+    }();
+    return dataset;
+}
+
+std::shared_ptr<const TransferPrior> priorFrom(const Dataset& source, const Dataset& target) {
+    std::vector<PriorSource> sources{priorSource(source)};
+    return std::make_shared<const TransferPrior>(target.space, sources);
+}
+
+StrategyContext xgbContext(const Dataset& dataset, std::uint64_t seed,
+                           std::shared_ptr<const TransferPrior> prior) {
+    return {&dataset.space, SpaceMode::Product, seed,
+            StrategyOptions("xgb", ModelGuidedSearch::optionTable(), {}), std::move(prior)};
+}
+
+// Mean fraction of optimum of xgb on the 3090 space over `seeds` seeds.
+double meanFraction(std::shared_ptr<const TransferPrior> prior, std::int64_t budget, int seeds) {
+    double sum = 0.0;
+    for (int seed = 0; seed < seeds; ++seed) {
+        RunOutcome run = runStrategy(std::make_unique<ModelGuidedSearch>(),
+                                     xgbContext(*conv3090(), seed, prior), conv3090(), budget, 8);
+        sum += fractionOfOptimum(run.trials, *conv3090()->optimum());
+    }
+    return sum / seeds;
+}
+
+Trial trialOf(const Dataset& dataset, SearchSpace::Index index, std::int64_t number) {
+    Trial trial;
+    trial.number = number;
+    trial.index = index;
+    trial.config = dataset.space.config(index);
+    trial.measurement = dataset.entries.at(index);
+    return trial;
+}
+
+} // namespace
+
+class TestTransfer : public QObject {
+    Q_OBJECT
+
+private slots:
+    void priorRanksTheOtherDevicesConfigs();
+    void warmStartBeatsColdStartAtSmallBudgets();
+    void misleadingPriorIsOutgrown();
+    void sameSeedSameSequenceWithPrior();
+    void incompatibleSourcesAreRefused();
+    void earlierSessionsInTheDatabaseAreSources();
+    void cliWarmStartsAndRefusesBadPriors();
+    void compareTransferNamesItsRunsApart();
+};
+
+void TestTransfer::priorRanksTheOtherDevicesConfigs() {
+    auto prior = priorFrom(*conv2080(), *conv3090());
+    QCOMPARE(prior->sources().size(), std::size_t(1));
+    std::vector<SearchSpace::Index> ok, failed;
+    std::vector<double> logTime;
+    for (const auto& [index, measurement] : conv3090()->entries) {
+        if (measurement.status == MeasureStatus::Ok) {
+            ok.push_back(index);
+            logTime.push_back(std::log(measurement.objective));
+        } else {
+            failed.push_back(index);
+        }
+    }
+    std::vector<double> predicted = prior->predictLog(ok);
+    double rho = spearman(predicted, logTime);
+    qInfo("prior (2080 Ti) vs measured (3090): Spearman %.3f on %zu configs", rho, ok.size());
+    QVERIFY2(rho > 0.7, qPrintable(QString::number(rho)));
+    // Configs absent from the 3090's product are mostly the ones the prior calls invalid.
+    std::vector<SearchSpace::Index> absent;
+    for (SearchSpace::Index index = 0; index < conv3090()->space.productSize() && absent.size() < 2000;
+         index += 3)
+        if (!conv3090()->entries.contains(index))
+            absent.push_back(index);
+    std::vector<double> pOk = prior->predictValid(ok), pAbsent = prior->predictValid(absent);
+    double meanOk = std::accumulate(pOk.begin(), pOk.end(), 0.0) / double(pOk.size());
+    double meanAbsent = std::accumulate(pAbsent.begin(), pAbsent.end(), 0.0) / double(pAbsent.size());
+    qInfo("prior P(valid): %.3f on the 3090's Ok configs, %.3f on configs absent there", meanOk, meanAbsent);
+    QVERIFY(meanOk > meanAbsent + 0.5);
+    // The favourites are configs the prior ranks best: the first is among the fastest few percent of the
+    // 3090.
+    QVERIFY(!prior->favourites().empty());
+    auto first = conv3090()->entries.find(prior->favourites().front());
+    QVERIFY(first != conv3090()->entries.end() && first->second.status == MeasureStatus::Ok);
+    QVERIFY(*conv3090()->optimum() / first->second.objective > 0.8);
+}
+
+void TestTransfer::warmStartBeatsColdStartAtSmallBudgets() {
+    double cold = meanFraction(nullptr, 10, 4);
+    double warm = meanFraction(priorFrom(*conv2080(), *conv3090()), 10, 4);
+    qInfo("3090 convolution, 10 evaluations, 4 seeds: cold %.3f, warm-started from the 2080 Ti %.3f", cold,
+          warm);
+    QVERIFY(warm > 0.95);
+    QVERIFY(warm > cold + 0.1);
+}
+
+void TestTransfer::misleadingPriorIsOutgrown() {
+    // A prior that ranks the configs backwards must not trap the search: its weight is fitted on this
+    // device's own trials, so by 100 evaluations the run is about as good as a cold one.
+    double cold = meanFraction(nullptr, 100, 3);
+    double misled = meanFraction(priorFrom(*invertedConv2080(), *conv3090()), 100, 3);
+    qInfo("3090 convolution, 100 evaluations, 3 seeds: cold %.3f, with an inverted prior %.3f", cold, misled);
+    QVERIFY(misled > cold - 0.1);
+}
+
+void TestTransfer::sameSeedSameSequenceWithPrior() {
+    auto prior = priorFrom(*conv2080(), *conv3090());
+    auto run = [&] {
+        return runStrategy(std::make_unique<ModelGuidedSearch>(), xgbContext(*conv3090(), 7, prior),
+                           conv3090(), 40, 8)
+            .proposed;
+    };
+    std::vector<SearchSpace::Index> a = run(), b = run();
+    QCOMPARE(a.size(), std::size_t(40));
+    QVERIFY(a == b);
+    QVERIFY(unique(a));
+}
+
+void TestTransfer::incompatibleSourcesAreRefused() {
+    auto pnpoly = readDataset(TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz");
+    QVERIFY(!TransferPrior::compatible(conv3090()->space, pnpoly.space));
+    QVERIFY(TransferPrior::compatible(conv3090()->space, conv2080()->space));
+    std::vector<PriorSource> sources{priorSource(pnpoly)};
+    QVERIFY_THROWS_EXCEPTION(Error, TransferPrior(conv3090()->space, sources));
+    // Leave one out: the 3090's prior comes from the 2080 Ti only; pnpoly has no sibling and no prior.
+    std::vector<std::shared_ptr<const Dataset>> all{conv2080(), conv3090(),
+                                                    std::make_shared<const Dataset>(std::move(pnpoly))};
+    auto prior = leaveOneOutPrior(all, 1, 1);
+    QVERIFY(prior);
+    QCOMPARE(prior->sources(), std::vector<std::string>{"convolution_2021_RTX_2080_Ti.json.gz"});
+    QVERIFY(!leaveOneOutPrior(all, 2, 1));
+}
+
+void TestTransfer::earlierSessionsInTheDatabaseAreSources() {
+    QTemporaryDir dir;
+    RecordStore store(dir.filePath("records.db").toStdString());
+    const Dataset& source = *conv2080();
+    std::vector<std::string> names;
+    nlohmann::json nameList = nlohmann::json::array();
+    for (const Parameter& p : source.space.parameters()) {
+        names.push_back(p.name);
+        nameList.push_back(p.name);
+    }
+    auto session = [&](const std::string& kernel, const std::string& parameters) {
+        SessionRecord record;
+        record.kernel = kernel;
+        record.device = "NVIDIA GeForce RTX 2080 Ti";
+        record.problem = "[4096, 4096]";
+        record.backend = "replay";
+        record.parameters = parameters;
+        return store.beginSession(record);
+    };
+    std::vector<SearchSpace::Index> ok, failed;
+    for (const auto& [index, measurement] : source.entries)
+        (measurement.status == MeasureStatus::Ok ? ok : failed).push_back(index);
+    std::sort(ok.begin(), ok.end());
+    std::sort(failed.begin(), failed.end());
+    const std::int64_t useful = session("convolution_kernel", nameList.dump());
+    for (int i = 0; i < 5; ++i)
+        store.commit(useful, trialOf(source, ok[i], i), names);
+    store.commit(useful, trialOf(source, failed[0], 5), names);
+    const std::int64_t otherKernel = session("cn_pnpoly", nameList.dump());
+    for (int i = 0; i < 3; ++i)
+        store.commit(otherKernel, trialOf(source, ok[i], i), names);
+    const std::int64_t oneOk = session("convolution_kernel", nameList.dump());
+    store.commit(oneOk, trialOf(source, ok[0], 0), names);
+    store.commit(oneOk, trialOf(source, failed[0], 1), names);
+    const std::int64_t current = session("convolution_kernel", nameList.dump());
+    for (int i = 0; i < 3; ++i)
+        store.commit(current, trialOf(source, ok[10 + i], i), names);
+
+    std::vector<PriorSource> sources =
+        recordPriorSources(store, "convolution_kernel", conv3090()->space, current);
+    QCOMPARE(sources.size(), std::size_t(1));
+    QVERIFY(sources[0].label.starts_with(fmt::format("session {} ", useful)));
+    QCOMPARE(sources[0].entries.size(), std::size_t(6));
+    QVERIFY(!sources[0].absentAreInvalid);
+    for (std::size_t i = 0; i < 5; ++i) {
+        QCOMPARE(sources[0].entries[i].first, ok[i]); // same parameter lists: same product indices
+        QCOMPARE(sources[0].entries[i].second.objective, source.entries.at(ok[i]).objective);
+    }
+    QCOMPARE(sources[0].entries[5].second.status, source.entries.at(failed[0]).status);
+    // Not excluding the current session makes it a source too.
+    QCOMPARE(recordPriorSources(store, "convolution_kernel", conv3090()->space).size(), std::size_t(2));
+}
+
+void TestTransfer::cliWarmStartsAndRefusesBadPriors() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("records.db");
+    const QString target = TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz";
+    const QString prior = TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz";
+    CliResult warm = runCli({"tune", "--dataset", target, "--prior", prior, "--space", "product", "--budget",
+                             "12", "--db", db, "--json"});
+    QCOMPARE(warm.exitCode, 0);
+    QVERIFY2(warm.err.contains("Warm start from") &&
+                 warm.err.contains("convolution_2021_RTX_2080_Ti.json.gz"),
+             qPrintable(warm.err));
+    const auto result = nlohmann::json::parse(warm.out.toStdString());
+    QCOMPARE(result["evaluations"].get<int>(), 12);
+
+    // --transfer finds that session in the database when tuning the 2080 Ti.
+    CliResult fromRecords =
+        runCli({"tune", "--dataset", prior, "--transfer", "--space", "product", "--budget", "5", "--db", db});
+    QCOMPARE(fromRecords.exitCode, 0);
+    QVERIFY2(fromRecords.err.contains("Warm start from") && fromRecords.err.contains("session 1 "),
+             qPrintable(fromRecords.err));
+
+    CliResult wrongKernel = runCli({"tune", "--dataset", target, "--prior",
+                                    TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz", "--db", db});
+    QCOMPARE(wrongKernel.exitCode, 1);
+    QVERIFY2(wrongKernel.err.contains("pnpoly_RTX_3090.json.gz: its parameters are not those of the space"),
+             qPrintable(wrongKernel.err));
+    QCOMPARE(wrongKernel.err.count('\n'), 1);
+
+    CliResult otherStrategy =
+        runCli({"tune", "--dataset", target, "--prior", prior, "--strategy", "tpe", "--db", db});
+    QCOMPARE(otherStrategy.exitCode, 1);
+    QVERIFY2(otherStrategy.err.contains("tpe does not use a prior"), qPrintable(otherStrategy.err));
+
+    CliResult missing =
+        runCli({"tune", "--dataset", target, "--prior", dir.filePath("none.json"), "--db", db});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("none.json"), qPrintable(missing.err));
+}
+
+void TestTransfer::compareTransferNamesItsRunsApart() {
+    QTemporaryDir dir;
+    const QString trace = dir.filePath("trace.jsonl");
+    CliResult run = runCli({"compare", "--dataset",
+                            TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz", "--dataset",
+                            TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz", "--strategies",
+                            "xgb", "--repeats", "2", "--budgets", "10,20", "--transfer", "--trace", trace});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("warm starts"), qPrintable(run.out));
+    std::ifstream in(trace.toStdString());
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        QCOMPARE(nlohmann::json::parse(line)["strategy"].get<std::string>(), std::string("xgb+transfer"));
+        ++lines;
+    }
+    QCOMPARE(lines, 4);
+}
+
+QTEST_GUILESS_MAIN(TestTransfer)
+#include "TestTransfer.moc"
