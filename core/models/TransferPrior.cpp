@@ -180,27 +180,18 @@ void TransferPrior::tabulate() {
         m_favourites.push_back(entry.second);
 }
 
-std::vector<double> TransferPrior::predictLog(std::span<const SearchSpace::Index> indices) const {
-    if (m_tableLog.empty()) {
-        std::vector<float> raw = predictRows(indices).first;
-        return {raw.begin(), raw.end()};
-    }
+std::vector<double> TransferPrior::lookUp(std::span<const SearchSpace::Index> indices, bool time) const {
+    const std::vector<float>& table = time ? m_tableLog : m_tableValid;
     std::vector<double> result;
     result.reserve(indices.size());
-    for (SearchSpace::Index index : indices)
-        result.push_back(m_tableLog[index]);
-    return result;
-}
-
-std::vector<double> TransferPrior::predictValid(std::span<const SearchSpace::Index> indices) const {
-    if (m_tableValid.empty()) {
-        std::vector<float> raw = predictRows(indices).second;
-        return {raw.begin(), raw.end()};
+    if (table.empty()) {
+        auto [log, valid] = predictRows(indices);
+        const std::vector<float>& raw = time ? log : valid;
+        result.assign(raw.begin(), raw.end());
+        return result;
     }
-    std::vector<double> result;
-    result.reserve(indices.size());
     for (SearchSpace::Index index : indices)
-        result.push_back(m_tableValid[index]);
+        result.push_back(table[index]);
     return result;
 }
 

@@ -30,9 +30,13 @@ public:
     std::size_t rows() const { return m_rows; }
 
     // Log time relative to the sources' fastest configs.
-    std::vector<double> predictLog(std::span<const SearchSpace::Index> indices) const;
+    std::vector<double> predictLog(std::span<const SearchSpace::Index> indices) const {
+        return lookUp(indices, true);
+    }
     // Probability that the config is valid, as the sources saw it.
-    std::vector<double> predictValid(std::span<const SearchSpace::Index> indices) const;
+    std::vector<double> predictValid(std::span<const SearchSpace::Index> indices) const {
+        return lookUp(indices, false);
+    }
     // Product indices of the configs the prior ranks best (P(valid) x relative speed), best first.
     const std::vector<SearchSpace::Index>& favourites() const { return m_favourites; }
 
@@ -40,6 +44,8 @@ private:
     // Both predictions for encoded rows.
     std::pair<std::vector<float>, std::vector<float>>
     predictRows(std::span<const SearchSpace::Index> indices) const;
+    // From the table when there is one, else predicted: log times (time) or P(valid).
+    std::vector<double> lookUp(std::span<const SearchSpace::Index> indices, bool time) const;
     // Predictions for the whole product when it is small enough to keep, and the favourites.
     void tabulate();
 
