@@ -174,12 +174,14 @@ std::shared_ptr<const TransferPrior> transferPrior(const TuneOptions& o, const s
         fmt::print(stderr, "Starting cold: there is nothing to transfer.\n");
         return nullptr;
     }
+    auto started = std::chrono::steady_clock::now();
     auto prior = std::make_shared<const TransferPrior>(space, sources);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string labels;
     for (const std::string& label : prior->sources())
         labels += (labels.empty() ? "" : "; ") + label;
-    fmt::print(stderr, "Warm start from {} measured configs of {} source(s): {}.\n", prior->rows(),
-               prior->sources().size(), labels);
+    fmt::print(stderr, "Warm start from {} measured configs of {} source(s): {} (prior built in {:.1f} s).\n",
+               prior->rows(), prior->sources().size(), labels, seconds);
     return prior;
 }
 
