@@ -2,6 +2,8 @@
 // as finished, leaves a sound database, and resumes to its budget without measuring anything twice; readers
 // browse the file while the CLI writes to it.
 #include "records/RecordStore.h"
+#include "records/SessionLock.h"
+#include "util/Error.h"
 
 #include <QProcess>
 #include <QRandomGenerator>
@@ -80,6 +82,7 @@ private slots:
     void replaySessionSurvivesSigkillAndResumes();
     void cpuSessionSurvivesSigkillAndResumes();
     void readersBrowseWhileTheCliTunes();
+    void oneProcessRunsASessionAtATime();
 };
 
 void TestCrashSafety::replaySessionSurvivesSigkillAndResumes() {
@@ -283,6 +286,59 @@ void TestCrashSafety::readersBrowseWhileTheCliTunes() {
     QCOMPARE(reader.trials(1).size(), std::size_t{kBudget});
     QVERIFY(midRunReads > 0);
     qInfo("%d reads while the CLI tuned, %d of them mid-session", reads, midRunReads);
+}
+
+void TestCrashSafety::oneProcessRunsASessionAtATime() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath("records.db");
+    // In one process: a second lock on the same session is refused, another session is not, and a released
+    // lock can be taken again.
+    {
+        SessionLock first(db.toStdString(), 5);
+        QVERIFY(first.held());
+        QVERIFY_THROWS_EXCEPTION(Error, SessionLock(db.toStdString(), 5));
+        SessionLock other(db.toStdString(), 6);
+        QVERIFY(other.held());
+    }
+    SessionLock again(db.toStdString(), 5);
+    QVERIFY(again.held());
+
+    // Across processes: while a tuning CLI is stopped (SIGSTOP) in the middle of session 1, resuming that
+    // session elsewhere is refused with one sentence and changes nothing; once the CLI is killed, the kernel
+    // has released its lock and the resume completes the budget.
+    QProcess tuner;
+    tuner.setReadChannel(QProcess::StandardError);
+    tuner.start(TUNESCOPE_CLI, tuneArguments(db));
+    QVERIFY(tuner.waitForStarted(kWaitMs));
+    QByteArray buffer;
+    int reported = 0;
+    while (reported < 5 && tuner.state() == QProcess::Running) {
+        tuner.waitForReadyRead(kWaitMs);
+        reported = readCommitted(tuner, buffer, reported);
+    }
+    QVERIFY(tuner.state() == QProcess::Running);
+    ::kill(static_cast<pid_t>(tuner.processId()), SIGSTOP);
+    const QString before = queryText(db, "SELECT COUNT(*) FROM trials");
+    QProcess second;
+    second.start(TUNESCOPE_CLI, {"tune", "--resume", "1", "--db", db});
+    QVERIFY(second.waitForFinished(kWaitMs));
+    const QString error = QString::fromUtf8(second.readAllStandardError());
+    QCOMPARE(second.exitCode(), 1);
+    QVERIFY2(error.contains("Session 1 of ") && error.contains("is being run by another process"),
+             qPrintable(error));
+    QCOMPARE(error.count('\n'), 1);
+    QCOMPARE(queryText(db, "SELECT COUNT(*) FROM trials"), before);
+    QCOMPARE(queryText(db, "SELECT status FROM sessions WHERE id = 1"), QString("running"));
+
+    ::kill(static_cast<pid_t>(tuner.processId()), SIGKILL);
+    QVERIFY(tuner.waitForFinished(kWaitMs));
+    QProcess resumed;
+    resumed.start(TUNESCOPE_CLI, {"tune", "--resume", "1", "--db", db});
+    QVERIFY(resumed.waitForFinished(kWaitMs));
+    QVERIFY2(resumed.exitCode() == 0, resumed.readAllStandardError().constData());
+    QCOMPARE(queryText(db, "SELECT COUNT(*) FROM trials WHERE session = 1"), QString::number(kBudget));
+    QCOMPARE(queryText(db, "SELECT status FROM sessions WHERE id = 1"), QString("completed"));
 }
 
 QTEST_APPLESS_MAIN(TestCrashSafety)

@@ -8,6 +8,7 @@
 #include "records/DatasetRestriction.h"
 #include "records/RecordPriors.h"
 #include "records/RecordStore.h"
+#include "records/SessionLock.h"
 #include "session/ModelQualityTracker.h"
 #include "session/RecordWriter.h"
 #include "session/TuningSession.h"
@@ -19,6 +20,7 @@
 #include <csignal>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ts::cli {
 
@@ -331,7 +333,9 @@ void runKernelTune(const TuneOptions& o) {
                      transferPrior(o, strategyName, target.spec().name, target.space(), store, o.resume)});
     TuningSession session(target.space(), target.backend(), *strategy, sessionSettings(o, mode));
     std::int64_t sessionId = o.resume;
+    std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
     if (o.resume > 0) {
+        running.emplace(store.path(), o.resume);
         session.preload(reopenForResume(store, *store.session(o.resume), target.space(), target.source()));
     } else {
         SessionRecord record;
@@ -353,6 +357,7 @@ void runKernelTune(const TuneOptions& o) {
         settings["default_config"] = target.defaultConfig();
         record.settings = settings.dump();
         sessionId = store.beginSession(record);
+        running.emplace(store.path(), sessionId);
     }
     std::vector<std::string> names;
     for (const Parameter& p : target.space().parameters())
@@ -382,10 +387,14 @@ void runTune(const TuneOptions& o) {
     TuningSession session(dataset->space, backend, *strategy, sessionSettings(o, mode));
 
     std::int64_t sessionId = o.resume;
-    if (o.resume > 0)
+    std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
+    if (o.resume > 0) {
+        running.emplace(store.path(), o.resume);
         session.preload(reopenForResume(store, *store.session(o.resume), dataset->space, o.dataset));
-    else
+    } else {
         sessionId = store.beginSession(describeSession(o, *dataset, strategyName, strategyOptions));
+        running.emplace(store.path(), sessionId);
+    }
     std::vector<std::string> names;
     for (const Parameter& p : dataset->space.parameters())
         names.push_back(p.name);

@@ -3,6 +3,7 @@
 #include "backends/ReplayBackend.h"
 #include "records/RecordPriors.h"
 #include "records/RecordStore.h"
+#include "records/SessionLock.h"
 #include "records/SessionResume.h"
 #include "session/KernelSessionTarget.h"
 #include "session/KernelTuneOptions.h"
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ts::gui {
 
@@ -182,13 +184,16 @@ void SessionRunner::runInWorker(const Request& request) {
                                         space, request.resumeSession.value_or(0));
         strategy->reset({&space, t.mode, t.seed, options, prior});
         TuningSession session(space, backend, *strategy, settingsOf(t));
+        std::optional<SessionLock> running; // refuses another process resuming this session meanwhile
         if (request.resumeSession) {
+            running.emplace(request.databasePath.toStdString(), *request.resumeSession);
             session.preload(target ? kernelTrialsToResume(*store, *request.resumeSession, *target)
                                    : request.preload);
             sessionId = *request.resumeSession; // from here on a failure ends the record as failed
             store->reopenSession(*sessionId);
         } else {
             sessionId = store->beginSession(describe(request, target.get(), space, strategyName, options));
+            running.emplace(request.databasePath.toStdString(), *sessionId);
         }
         QMetaObject::invokeMethod(this, [this, id = *sessionId] {
             m_sessionId = id;
