@@ -73,6 +73,20 @@ QStringList tuneArguments(const QString& db) {
             "--log-trials"};
 }
 
+// Starts a fresh tuning CLI on `db` and returns once it has reported `trials` trials committed (or ended).
+int startTuning(QProcess& process, const QString& db, QByteArray& buffer, int trials) {
+    process.setReadChannel(QProcess::StandardError); // where the trial lines go
+    process.start(TUNESCOPE_CLI, tuneArguments(db));
+    int reported = 0;
+    if (!process.waitForStarted(kWaitMs))
+        return reported;
+    while (reported < trials && process.state() == QProcess::Running) {
+        process.waitForReadyRead(kWaitMs);
+        reported = readCommitted(process, buffer, reported);
+    }
+    return reported;
+}
+
 } // namespace
 
 class TestCrashSafety : public QObject {
@@ -250,16 +264,8 @@ void TestCrashSafety::readersBrowseWhileTheCliTunes() {
     QVERIFY(dir.isValid());
     const QString db = dir.filePath("records.db");
     QProcess process;
-    process.setReadChannel(QProcess::StandardError);
-    process.start(TUNESCOPE_CLI, tuneArguments(db));
-    QVERIFY(process.waitForStarted(kWaitMs));
     QByteArray buffer;
-    int reported = 0;
-    while (reported == 0 && process.state() == QProcess::Running) {
-        process.waitForReadyRead(kWaitMs);
-        reported = readCommitted(process, buffer, reported);
-    }
-    QVERIFY(reported > 0);
+    QVERIFY(startTuning(process, db, buffer, 1) > 0);
 
     // A browser's view: its own store on the same file, reading while the CLI commits.
     RecordStore reader(db.toStdString());
@@ -308,15 +314,8 @@ void TestCrashSafety::oneProcessRunsASessionAtATime() {
     // session elsewhere is refused with one sentence and changes nothing; once the CLI is killed, the kernel
     // has released its lock and the resume completes the budget.
     QProcess tuner;
-    tuner.setReadChannel(QProcess::StandardError);
-    tuner.start(TUNESCOPE_CLI, tuneArguments(db));
-    QVERIFY(tuner.waitForStarted(kWaitMs));
     QByteArray buffer;
-    int reported = 0;
-    while (reported < 5 && tuner.state() == QProcess::Running) {
-        tuner.waitForReadyRead(kWaitMs);
-        reported = readCommitted(tuner, buffer, reported);
-    }
+    QVERIFY(startTuning(tuner, db, buffer, 5) >= 5);
     QVERIFY(tuner.state() == QProcess::Running);
     ::kill(static_cast<pid_t>(tuner.processId()), SIGSTOP);
     const QString before = queryText(db, "SELECT COUNT(*) FROM trials");
