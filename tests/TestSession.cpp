@@ -1,5 +1,6 @@
 #include "SyntheticDataset.h"
 #include "backends/ReplayBackend.h"
+#include "records/DatasetReader.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 
@@ -73,6 +74,43 @@ class TestSession : public QObject {
     Q_OBJECT
 
 private slots:
+    void resumedSessionGoesOnPastItsOwnHistory() {
+        // A deterministic strategy resumed with one config per batch first walks through the configs it
+        // measured before the interruption (more of them than the session's patience for repeated proposals
+        // alone): the session must go on to its budget, measure nothing twice and continue the same sequence.
+        auto dataset = std::make_shared<const Dataset>(
+            readDataset(TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz"));
+        const StrategyRegistry& registry = StrategyRegistry::builtin();
+        for (const std::string name : {"random_sample", "simulated_annealing"}) {
+            auto run = [&](std::int64_t budget, std::vector<Trial> preload) {
+                auto strategy = registry.create(name);
+                strategy->reset({&dataset->space, SpaceMode::Constrained, 3, registry.options(name, {})});
+                ReplayBackend backend(dataset);
+                SessionSettings settings;
+                settings.batchSize = 1;
+                settings.stop.maxEvaluations = budget;
+                TuningSession session(dataset->space, backend, *strategy, settings);
+                session.preload(std::move(preload));
+                StopReason reason = session.run();
+                return std::make_pair(reason, session.trials());
+            };
+            auto [firstReason, first] = run(1500, {});
+            QCOMPARE(firstReason, StopReason::Budget);
+            auto [reason, resumed] = run(1600, first);
+            QCOMPARE(reason, StopReason::Budget);
+            QCOMPARE(resumed.size(), std::size_t{1600});
+            std::set<SearchSpace::Index> unique;
+            for (const Trial& t : resumed)
+                unique.insert(t.index);
+            QCOMPARE(unique.size(), resumed.size());
+            if (name == "random_sample") {
+                auto [wholeReason, whole] = run(1600, {});
+                for (std::size_t i = 0; i < whole.size(); ++i)
+                    QCOMPARE(resumed[i].index, whole[i].index);
+            }
+        }
+    }
+
     void budgetCountsUniqueConfigs() {
         auto dataset = test::syntheticDataset();
         ReplayBackend backend(dataset);

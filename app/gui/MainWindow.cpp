@@ -66,9 +66,9 @@ std::map<std::string, std::string> optionsFromJson(const std::string& text) {
     return options;
 }
 
-// The task of a stored session: its columns and, for a kernel measured for real, its settings (constraints,
-// batch size, stop conditions, kernel) as `tune --resume` reads them. Replay sessions keep the window's
-// earlier behaviour (the columns only). Throws Error for a backend this window cannot measure on.
+// The task of a stored session: its columns and its settings (constraints, batch size, stop conditions, warm
+// start and, for a kernel measured for real, the kernel) as `tune --resume` reads them. Throws Error for a
+// backend this window cannot measure on.
 TaskSpec resumedTask(const SessionRecord& r) {
     TaskSpec task;
     task.backend = r.backend.empty() ? "replay" : r.backend;
@@ -81,7 +81,7 @@ TaskSpec resumedTask(const SessionRecord& r) {
     task.mode = spaceModeFromString(r.spaceMode).value_or(SpaceMode::Constrained);
     task.budget = r.budget;
     const nlohmann::json settings = nlohmann::json::parse(r.settings, nullptr, false);
-    if (task.measuresKernel() && settings.is_object()) {
+    if (settings.is_object()) {
         task.constraints = settings.value("constraints", std::vector<std::string>{});
         task.batchSize = settings.value("batch_size", task.batchSize);
         task.timeLimitS = settings.value("time_limit", 0.0);

@@ -78,7 +78,10 @@ StopReason TuningSession::run() {
 }
 
 std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, bool& exhausted) {
-    for (int attempt = 0; attempt < kMaxRepeatedProposals; ++attempt) {
+    // A strategy may walk through configs measured already (a resumed session replays its own history), so
+    // the patience grows with the number of trials.
+    const std::size_t attempts = kMaxRepeatedProposals + m_trials.size();
+    for (std::size_t attempt = 0; attempt < attempts; ++attempt) {
         std::vector<SearchSpace::Index> proposed = m_strategy.propose(maxCount);
         if (proposed.empty())
             break;

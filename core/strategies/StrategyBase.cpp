@@ -15,6 +15,9 @@ void StrategyBase::reset(const StrategyContext& context) {
 
 void StrategyBase::observe(std::span<const Trial> trials) {
     for (const Trial& trial : trials) {
+        // A config observed without being proposed here (a resumed session's earlier trials) is never
+        // proposed again.
+        markProposed(trial.index);
         m_observed.push_back(trial);
         if (trial.measurement.status != MeasureStatus::Ok)
             continue;
