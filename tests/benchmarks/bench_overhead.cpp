@@ -1,5 +1,8 @@
 // Strategy overhead: time to propose one batch of 64 after 1000 observations on a replayed space.
-// Usage: bench_overhead [DATASET] [STRATEGY,...] [RUNS]
+// Usage: bench_overhead [DATASET] [STRATEGY,...] [RUNS] [PRIOR_DATASET]
+// With PRIOR_DATASET (the same kernel measured elsewhere), strategies that use a transfer prior get one,
+// built once before the runs (its build time is printed apart).
+#include "analysis/TransferSources.h"
 #include "backends/ReplayBackend.h"
 #include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
@@ -17,6 +20,14 @@ int main(int argc, char** argv) {
     std::string list = argc > 2 ? argv[2] : "";
     int runs = argc > 3 ? std::atoi(argv[3]) : 5;
     auto dataset = std::make_shared<const Dataset>(readDataset(path));
+    std::shared_ptr<const TransferPrior> prior;
+    if (argc > 4) {
+        auto source = std::make_shared<const Dataset>(readDataset(argv[4]));
+        auto started = std::chrono::steady_clock::now();
+        prior = leaveOneOutPrior({source, dataset}, 1, 1);
+        fmt::print("transfer prior from {}: built in {:.2f} s\n", argv[4],
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
     const auto& registry = StrategyRegistry::builtin();
     std::vector<std::string> names;
     if (list.empty()) {
@@ -34,7 +45,7 @@ int main(int argc, char** argv) {
         for (int run = 0; run < runs; ++run) {
             auto strategy = registry.create(name);
             strategy->reset(
-                {&dataset->space, SpaceMode::Product, std::uint64_t(run), registry.options(name, {})});
+                {&dataset->space, SpaceMode::Product, std::uint64_t(run), registry.options(name, {}), prior});
             ReplayBackend backend(dataset);
             // Observations come from the strategy itself, so its internal state is what a real run has.
             std::vector<Trial> trials;
