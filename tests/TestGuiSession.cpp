@@ -333,8 +333,16 @@ private slots:
                 ended.wait(60000);
             return w->runData().info().sessionId;
         };
+        QSignalSpy warmStart(&w->runner(), &SessionRunner::warmStart);
         const std::int64_t earlier = run("random_sample", 12, false);
+        QCOMPARE(warmStart.count(), 0);
         const std::int64_t warm = run("xgb", 4, true);
+        QCOMPARE(warmStart.count(), 1);
+        const QString note = warmStart.first().first().toString();
+        QVERIFY2(note.startsWith("Warm start from ") &&
+                     note.contains(
+                         QString(" measured configs of 1 earlier session(s): session %1 (").arg(earlier)),
+                 qPrintable(note));
         QCOMPARE(errors.spy.count(), 0);
         QVERIFY(warm > earlier);
         RecordStore store(w->databasePath().toStdString());

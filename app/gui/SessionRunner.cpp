@@ -179,9 +179,21 @@ void SessionRunner::runInWorker(const Request& request) {
         Backend& backend = target ? target->backend() : *replay;
         auto strategy = registry.create(strategyName);
         std::shared_ptr<const TransferPrior> prior;
-        if (t.transfer)
-            prior = recordTransferPrior(*store, target ? target->spec().name : request.dataset->kernelName,
-                                        space, request.resumeSession.value_or(0));
+        if (t.transfer) {
+            const std::string kernel = target ? target->spec().name : request.dataset->kernelName;
+            prior = recordTransferPrior(*store, kernel, space, request.resumeSession.value_or(0));
+            std::string text =
+                fmt::format("No earlier session of {} in the records database: starting cold.", kernel);
+            if (prior) {
+                text = fmt::format("Warm start from {} measured configs of {} earlier session(s):",
+                                   prior->rows(), prior->sources().size());
+                for (const std::string& label : prior->sources())
+                    text += " " + label + ";";
+                text.back() = '.';
+            }
+            QMetaObject::invokeMethod(this,
+                                      [this, note = QString::fromStdString(text)] { emit warmStart(note); });
+        }
         strategy->reset({&space, t.mode, t.seed, options, prior});
         TuningSession session(space, backend, *strategy, settingsOf(t));
         std::optional<SessionLock> running; // refuses another process resuming this session meanwhile

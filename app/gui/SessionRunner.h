@@ -63,6 +63,8 @@ public:
 signals:
     void started(qint64 sessionId);
     void pausedChanged(bool paused);
+    // What a warm start was built from, or that there was nothing to transfer (only when one was asked for).
+    void warmStart(const QString& text);
     // status/reason are core's SessionStatus/StopReason names; error is empty unless the session failed.
     void finished(const QString& status, const QString& reason, const QString& error);
 
