@@ -17,6 +17,24 @@ constexpr std::size_t kPriorFavourites = 1024;      // configs the prior ranks b
 constexpr double kPriorValidityWeight = 50.0;       // observations at which the own classifier counts half
 constexpr double kPriorSlopeTrials = 5.0;           // pseudo-trials behind the prior's initial slope of 1
 
+// Least-squares slope of y on x, kept within [0, 1] and shrunk towards 1 while there are few points (1 when
+// x does not vary).
+double priorSlope(const std::vector<double>& x, const std::vector<double>& y) {
+    const double n = double(x.size());
+    if (x.size() < 2)
+        return 1.0;
+    double mx = std::accumulate(x.begin(), x.end(), 0.0) / n;
+    double my = std::accumulate(y.begin(), y.end(), 0.0) / n;
+    double sxy = 0.0, sxx = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    if (sxx <= 1e-12)
+        return 1.0;
+    return (kPriorSlopeTrials + n * std::clamp(sxy / sxx, 0.0, 1.0)) / (kPriorSlopeTrials + n);
+}
+
 double logit(double p) {
     p = std::clamp(p, 1e-6, 1.0 - 1e-6);
     return std::log(p / (1.0 - p));
@@ -67,39 +85,26 @@ void ModelGuidedSearch::retrain() {
     std::vector<SearchSpace::Index> indices;
     for (const Trial& trial : observed())
         indices.push_back(trial.index);
-    std::vector<double> offsets = prior()->predictLog(indices);
+    std::vector<double> raw = prior()->predictLog(indices);
     // Least-squares fit of log time = shift + slope x prior over the Ok trials says how far the prior holds
     // on this device; the slope is shrunk towards 1 while there are few trials, kept within [0, 1], and
     // fades as this device's own evidence grows, so late in a run the models are the cold ones.
     std::vector<double> x, y;
-    for (std::size_t i = 0; i < offsets.size(); ++i)
+    for (std::size_t i = 0; i < raw.size(); ++i)
         if (const Measurement& m = observed()[i].measurement;
             m.status == MeasureStatus::Ok && m.objective > 0.0) {
-            x.push_back(offsets[i]);
+            x.push_back(raw[i]);
             y.push_back(std::log(m.objective));
         }
     const double n = double(x.size());
-    double slope = 1.0;
-    if (x.size() >= 2) {
-        double mx = std::accumulate(x.begin(), x.end(), 0.0) / n;
-        double my = std::accumulate(y.begin(), y.end(), 0.0) / n;
-        double sxy = 0.0, sxx = 0.0;
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            sxy += (x[i] - mx) * (y[i] - my);
-            sxx += (x[i] - mx) * (x[i] - mx);
-        }
-        if (sxx > 1e-12)
-            slope = (kPriorSlopeTrials + n * std::clamp(sxy / sxx, 0.0, 1.0)) / (kPriorSlopeTrials + n);
-    }
-    m_priorWeight = slope / (1.0 + n / std::max(1e-9, options().real("prior_halflife")));
+    m_priorWeight = priorSlope(x, y) / (1.0 + n / std::max(1e-9, options().real("prior_halflife")));
     double sum = 0.0;
     for (std::size_t i = 0; i < x.size(); ++i)
         sum += y[i] - m_priorWeight * x[i];
     m_residualShift = x.empty() ? 0.0 : sum / n;
-    for (double& offset : offsets)
-        offset = m_priorWeight * offset + m_residualShift;
+    std::vector<double> base = baseLog(indices);
     for (auto& member : m_ensemble)
-        member->update(observed(), offsets);
+        member->update(observed(), base);
 }
 
 std::vector<double> ModelGuidedSearch::baseLog(std::span<const SearchSpace::Index> indices) const {
