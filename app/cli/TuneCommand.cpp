@@ -144,16 +144,16 @@ void checkOptions(const TuneOptions& o) {
 
 // The transfer prior asked for by --prior and --transfer (null when neither was given), with a line on
 // stderr saying what it was built from. `excluded` is the session being resumed, which is no prior of itself.
-std::shared_ptr<const TransferPrior> transferPrior(const TuneOptions& o, const std::string& strategy,
+std::shared_ptr<const TransferPrior> transferPrior(const TuneOptions& o, const Strategy& strategy,
                                                    const std::string& kernel, const SearchSpace& space,
                                                    const RecordStore& store, std::int64_t excluded) {
     if (o.priors.empty() && !o.transfer)
         return nullptr;
-    if (strategy != "xgb")
+    if (!strategy.usesPrior())
         throw Error(
             fmt::format("--prior and --transfer warm-start the xgb strategy (the default); {} does not "
                         "use a prior.",
-                        strategy));
+                        strategy.name()));
     std::vector<std::shared_ptr<const Dataset>> datasets;
     std::vector<PriorSource> sources;
     for (const std::string& path : o.priors) {
@@ -330,7 +330,7 @@ void runKernelTune(const TuneOptions& o) {
 
     auto strategy = registry.create(strategyName);
     strategy->reset({&target.space(), mode, o.seed, strategyOptions,
-                     transferPrior(o, strategyName, target.spec().name, target.space(), store, o.resume)});
+                     transferPrior(o, *strategy, target.spec().name, target.space(), store, o.resume)});
     TuningSession session(target.space(), target.backend(), *strategy, sessionSettings(o, mode));
     std::int64_t sessionId = o.resume;
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
@@ -382,7 +382,7 @@ void runTune(const TuneOptions& o) {
 
     auto strategy = registry.create(strategyName);
     strategy->reset({&dataset->space, mode, o.seed, strategyOptions,
-                     transferPrior(o, strategyName, dataset->kernelName, dataset->space, store, o.resume)});
+                     transferPrior(o, *strategy, dataset->kernelName, dataset->space, store, o.resume)});
     ReplayBackend backend(dataset, o.stochastic, o.seed);
     TuningSession session(dataset->space, backend, *strategy, sessionSettings(o, mode));
 

@@ -48,7 +48,7 @@ void checkTask(const SessionRunner::Request& request) {
         throw Error("Stop conditions (time limit, patience, target) must not be negative.");
     const StrategyRegistry& registry = StrategyRegistry::builtin();
     registry.options(t.strategy, t.options); // throws naming the strategy or the option
-    if (t.transfer && registry.entry(t.strategy).name != "xgb")
+    if (t.transfer && !registry.create(registry.entry(t.strategy).name)->usesPrior())
         throw Error(fmt::format(
             "Warm start applies to the xgb strategy (the default); {} does not use a prior.", t.strategy));
 }

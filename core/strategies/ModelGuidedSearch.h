@@ -24,6 +24,7 @@ public:
     static std::vector<OptionSpec> optionTable();
 
     std::string name() const override { return "xgb"; }
+    bool usesPrior() const override { return true; }
 
 private:
     struct Candidates {
@@ -35,7 +36,6 @@ private:
         std::vector<double> pValid, baseLog, meanLog, score;
     };
 
-    bool usesPrior() const override { return true; }
     void onModelReset() override;
     void retrain() override;
     std::vector<SearchSpace::Index> proposeBatch(std::size_t count) override;

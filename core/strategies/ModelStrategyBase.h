@@ -25,8 +25,7 @@ protected:
     // Expected improvement of N(mean, sd) below `best` (log time).
     static double expectedImprovement(double mean, double sd, double best);
 
-    // Strategies that start from a transfer prior (the context's) instead of random draws say so.
-    virtual bool usesPrior() const { return false; }
+    // The context's transfer prior for strategies that use one (usesPrior()), else null.
     const TransferPrior* prior() const { return usesPrior() ? transferPrior() : nullptr; }
 
     // Called at the end of reset, after the validity model exists.

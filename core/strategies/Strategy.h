@@ -23,6 +23,8 @@ public:
     virtual void reset(const StrategyContext& context) = 0;
     virtual std::vector<SearchSpace::Index> propose(std::size_t maxCount) = 0;
     virtual void observe(std::span<const Trial> trials) = 0;
+    // True for strategies that start from the context's transfer prior (the others ignore it).
+    virtual bool usesPrior() const { return false; }
     // The cost model's prediction (ms, or an order-only score) for a config this strategy just proposed,
     // made before it was measured; nullopt for strategies without a model.
     virtual std::optional<double> prediction(SearchSpace::Index index) const {

@@ -28,6 +28,7 @@ public:
         return batch;
     }
     void observe(std::span<const Trial> trials) override { m_inner->observe(trials); }
+    bool usesPrior() const override { return m_inner->usesPrior(); }
     std::optional<double> prediction(SearchSpace::Index index) const override {
         return m_inner->prediction(index);
     }
