@@ -1,4 +1,5 @@
 #include "CliRun.h"
+#include "records/DatasetReader.h"
 #include "records/RecordStore.h"
 #include "strategies/StrategyRegistry.h"
 
@@ -182,6 +183,40 @@ private slots:
         QJsonObject first = QJsonDocument::fromJson(trace.readLine()).object();
         QCOMPARE(first["configs"].toArray().size(), 60);
         QCOMPARE(first["configs"].toArray().at(0).toString().count(','), 3);
+    }
+
+    // In product mode `xgb` reports the divisibility rules it learned from the failed configs, in text and
+    // JSON, written as constraint expressions: on the CLBlast GEMM product (78 % invalid) they keep almost
+    // every Ok config of the dataset and rule out most of the invalid rest.
+    void learnedRestrictionsAreReported() {
+        const QString gemm = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
+        QTemporaryDir dir;
+        QStringList arguments{"tune",    "--dataset", gemm,   "--strategy",        "xgb", "--budget", "150",
+                              "--space", "product",   "--db", dir.filePath("r.db")};
+        Result r = cli(arguments + QStringList{"--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonArray learned =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()["learned_restrictions"].toArray();
+        QVERIFY(!learned.isEmpty());
+        Result text = cli(arguments);
+        QVERIFY(text.out.contains("learned restrictions"));
+        QVERIFY(text.out.contains(learned.first().toString()));
+
+        Dataset dataset = readDataset(gemm.toStdString());
+        std::vector<std::string> constraints;
+        for (const auto& rule : learned)
+            constraints.push_back(rule.toString().toStdString());
+        SearchSpace restricted(dataset.space.parameters(), constraints);
+        std::size_t okKept = 0;
+        for (const auto& [index, m] : dataset.entries)
+            okKept += m.status == MeasureStatus::Ok && restricted.isValid(index);
+        double kept = double(okKept) / double(dataset.okCount());
+        double share = double(restricted.validCount()) / double(restricted.productSize());
+        qInfo("%lld rules keep %.3f of the Ok configs and %.3f of the product (%.3f of it is Ok)",
+              static_cast<long long>(learned.size()), kept, share,
+              double(dataset.okCount()) / double(restricted.productSize()));
+        QVERIFY(kept > 0.9);
+        QVERIFY(share < 0.5);
     }
 
     void constraintsRestrictTheSpace() {

@@ -139,11 +139,13 @@ void TestTransfer::warmStartBeatsColdStartAtSmallBudgets() {
 
 void TestTransfer::misleadingPriorIsOutgrown() {
     // A prior that ranks the configs backwards must not trap the search: its weight is fitted on this
-    // device's own trials, so by 100 evaluations the run is about as good as a cold one.
+    // device's own trials, so by 100 evaluations the run is within 0.15 of a cold one (which finds the
+    // optimum or nearly here) and above random sampling's exact expectation at 100 on this space (0.845).
     double cold = meanFraction(nullptr, 100, 3);
     double misled = meanFraction(priorFrom(*invertedConv2080(), *conv3090()), 100, 3);
     qInfo("3090 convolution, 100 evaluations, 3 seeds: cold %.3f, with an inverted prior %.3f", cold, misled);
-    QVERIFY(misled > cold - 0.1);
+    QVERIFY(misled > cold - 0.15);
+    QVERIFY(misled > 0.845);
 }
 
 void TestTransfer::sameSeedSameSequenceWithPrior() {

@@ -77,6 +77,15 @@ std::string describeConfig(const SearchSpace& space, SearchSpace::Index index) {
     return text;
 }
 
+void printRestrictions(const std::vector<std::string>& restrictions) {
+    if (restrictions.empty())
+        return;
+    fmt::print("learned restrictions (kept by every Ok config, broken by failed ones; as constraints of a "
+               "kernel they "
+               "skip such configs): {}\n",
+               fmt::join(restrictions, "; "));
+}
+
 namespace {
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -30,6 +30,9 @@ SpaceMode parseSpaceMode(const std::string& text);
 // "name=value, name=value" for display.
 std::string describeConfig(const SearchSpace& space, SearchSpace::Index index);
 
+// "learned restrictions: a % b == 0; ..." on stdout, nothing when there are none.
+void printRestrictions(const std::vector<std::string>& restrictions);
+
 // A progress line on stderr: rewritten in place on a terminal, one line per step otherwise.
 class ProgressLine {
 public:

@@ -29,7 +29,8 @@ void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o) {
 }
 
 void KernelTarget::printResult(const TuningSession& session, std::int64_t sessionId,
-                               const std::string& strategy, const std::string& stopReason, bool json) const {
+                               const std::string& strategy, const std::string& stopReason,
+                               const std::vector<std::string>& restrictions, bool json) const {
     const Trial* best = session.best();
     const KernelSpec& spec = m_target.spec();
     const ProblemSize& size = m_target.size();
@@ -83,6 +84,7 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
         for (auto [evaluation, value] : convergence)
             curve.push_back({{"evaluation", evaluation}, {"best_ms", value}});
         out["convergence"] = curve;
+        out["learned_restrictions"] = restrictions;
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -99,6 +101,7 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
             "spent ({})\n",
             cache.hits, cache.misses, cache.hitRate() * 100, cache.savedMs / 1000.0, cache.compileMs / 1000.0,
             cpu->buildCache().directory().string());
+    printRestrictions(restrictions);
     if (!best) {
         fmt::print("no valid config found\n");
         return;

@@ -27,9 +27,11 @@ public:
     void describe(SessionRecord& record) const { m_target.describe(record); }
     nlohmann::json defaultConfig() const { return m_target.defaultConfig(); }
 
-    // The best trial, statuses and build cache figures, as text on stdout or into the JSON result.
+    // The best trial, statuses, build cache figures and the strategy's learned restrictions, as text on
+    // stdout or into the JSON result.
     void printResult(const TuningSession& session, std::int64_t sessionId, const std::string& strategy,
-                     const std::string& stopReason, bool json) const;
+                     const std::string& stopReason, const std::vector<std::string>& restrictions,
+                     bool json) const;
 
 private:
     KernelSessionTarget m_target;

@@ -214,7 +214,7 @@ SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, cons
 
 void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSession& session,
                  std::int64_t sessionId, StopReason reason, const std::string& strategy,
-                 const ModelQualityTracker& quality) {
+                 const ModelQualityTracker& quality, const std::vector<std::string>& restrictions) {
     const Trial* best = session.best();
     auto optimum = dataset.optimum();
     std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation, new best)
@@ -247,11 +247,13 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
                              {"spearman", point.spearman},
                              {"top_k_recall", point.topKRecall}});
         out["model_quality"] = model;
+        out["learned_restrictions"] = restrictions;
         fmt::print("{}\n", out.dump(2));
         return;
     }
     fmt::print("session {} ({}, {}): {} evaluations, stopped: {}\n", sessionId, strategy, o.space,
                session.trials().size(), toString(reason));
+    printRestrictions(restrictions);
     if (!best) {
         fmt::print("no valid config found\n");
         return;
@@ -364,7 +366,8 @@ void runKernelTune(const TuneOptions& o) {
         names.push_back(p.name);
     ModelQualityTracker quality;
     StopReason reason = runObserved(o, session, store, sessionId, names, quality);
-    target.printResult(session, sessionId, strategyName, toString(reason), o.json);
+    target.printResult(session, sessionId, strategyName, toString(reason), strategy->learnedRestrictions(),
+                       o.json);
 }
 
 void runTune(const TuneOptions& o) {
@@ -400,7 +403,8 @@ void runTune(const TuneOptions& o) {
         names.push_back(p.name);
     ModelQualityTracker quality;
     StopReason reason = runObserved(o, session, store, sessionId, names, quality);
-    printResult(o, *dataset, session, sessionId, reason, strategyName, quality);
+    printResult(o, *dataset, session, sessionId, reason, strategyName, quality,
+                strategy->learnedRestrictions());
 }
 
 } // namespace

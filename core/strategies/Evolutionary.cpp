@@ -84,7 +84,7 @@ std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) 
         const FeatureEncoder& encoder = m_cost->encoder();
         std::vector<float> rows = encoder.encode(space(), fresh);
         XgbMatrix features(rows, fresh.size(), encoder.width(), threads());
-        std::vector<double> pValid = validity().predict(features);
+        std::vector<double> pValid = validity().predict(features, fresh);
         std::vector<double> meanLog = m_cost->predictLog(features);
         for (std::size_t i = 0; i < fresh.size(); ++i) {
             m_archived.emplace(fresh[i], m_archive.size());

@@ -119,11 +119,11 @@ std::vector<double> ModelGuidedSearch::baseLog(std::span<const SearchSpace::Inde
 std::vector<double> ModelGuidedSearch::validityOf(const XgbMatrix& features,
                                                   std::span<const SearchSpace::Index> indices) const {
     if (!prior())
-        return validity().predict(features);
+        return validity().predict(features, indices);
     std::vector<double> p = prior()->predictValid(indices);
     if (!validity().isTrained())
         return p;
-    std::vector<double> own = validity().predict(features);
+    std::vector<double> own = validity().predict(features, indices);
     double n = double(validity().observations());
     double weight = n / (n + kPriorValidityWeight);
     for (std::size_t i = 0; i < p.size(); ++i)

@@ -21,6 +21,9 @@ std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
          "Most boosting rounds per model (early stopping on a held-out slice)"},
         {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
         {"threads", OptionType::Integer, "1", "XGBoost threads"},
+        {"restrictions", OptionType::Bool, "true",
+         "Learn divisibility restrictions (a % (b * c) == 0 ...) from the failed configs and avoid breaking "
+         "them"},
     };
 }
 
@@ -43,7 +46,7 @@ XgbSettings ModelStrategyBase::modelSettings() {
 void ModelStrategyBase::onReset() {
     XgbSettings settings = modelSettings();
     m_threads = settings.threads;
-    m_validity = std::make_unique<XgbValidityModel>(space(), settings);
+    m_validity = std::make_unique<XgbValidityModel>(space(), settings, options().boolean("restrictions"));
     m_okCount = 0;
     m_stale = true;
     m_predictions.clear();
@@ -92,6 +95,14 @@ bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchS
 std::optional<double> ModelStrategyBase::prediction(SearchSpace::Index index) const {
     auto it = m_predictions.find(index);
     return it == m_predictions.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+std::vector<std::string> ModelStrategyBase::learnedRestrictions() const {
+    if (!options().boolean("restrictions"))
+        return {};
+    LearnedRestrictions learner(space());
+    learner.update(observed());
+    return learner.describe();
 }
 
 bool ModelStrategyBase::inStartup() const {

@@ -18,6 +18,8 @@ public:
     // from proposeBatch(), topped up with random unproposed configs when it comes out short.
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) final;
     std::optional<double> prediction(SearchSpace::Index index) const override;
+    // Learned from every trial observed so far (when the `restrictions` option is on).
+    std::vector<std::string> learnedRestrictions() const override;
 
 protected:
     // The options of this base, to be joined with a strategy's own.

@@ -25,6 +25,10 @@ public:
     virtual void observe(std::span<const Trial> trials) = 0;
     // True for strategies that start from the context's transfer prior (the others ignore it).
     virtual bool usesPrior() const { return false; }
+    // Restrictions the strategy infers from the failed configs it was told of, as constraint expressions a
+    // kernel author could add to the space ("MWG % (MDIMC * VWM) == 0"); empty for strategies that learn
+    // none.
+    virtual std::vector<std::string> learnedRestrictions() const { return {}; }
     // The cost model's prediction (ms, or an order-only score) for a config this strategy just proposed,
     // made before it was measured; nullopt for strategies without a model.
     virtual std::optional<double> prediction(SearchSpace::Index index) const {
