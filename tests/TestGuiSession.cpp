@@ -2,6 +2,7 @@
 // against the records database; pause, resume and cancel; malformed input; past sessions opened and resumed.
 #include "ComparisonView.h"
 #include "ConvergenceView.h"
+#include "CostModelView.h"
 #include "ErrorReporter.h"
 #include "ExplorerView.h"
 #include "MainWindow.h"
@@ -9,6 +10,7 @@
 #include "TaskPanel.h"
 #include "TrialTableModel.h"
 
+#include "models/LearnedRestrictions.h"
 #include "records/RecordStore.h"
 
 #include <QChartView>
@@ -143,6 +145,36 @@ private slots:
         QCOMPARE(w->progressBar()->value(), 20);
         QVERIFY(w->taskPanel()->startButton()->isEnabled());
         QVERIFY(!w->taskPanel()->stopButton()->isEnabled());
+    }
+
+    // A product-mode xgb session on the GEMM product: the cost model view lists the restrictions the strategy
+    // learned from the failed configs, the same rules core learns from the session's trials.
+    void learnedRestrictionsShownInTheCostModelView() {
+        auto w = window(kGemm);
+        QVERIFY(w);
+        Errors errors(*w);
+        setTask(*w, "xgb", 120, SpaceMode::Product);
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QVERIFY(w->startSession());
+        QVERIFY(ended.count() == 1 || ended.wait(60000));
+        QCOMPARE(errors.spy.count(), 0);
+        const QStringList& shown = w->runData().restrictions();
+        QVERIFY(!shown.isEmpty());
+        LearnedRestrictions learner(w->runData().dataset()->space);
+        learner.update(w->runData().trials());
+        QStringList expected;
+        for (const std::string& rule : learner.describe())
+            expected << QString::fromStdString(rule);
+        QCOMPARE(shown, expected);
+        w->showView("costmodel");
+        w->refreshNow(true);
+        QVERIFY(w->costModelView()->restrictionsText().contains(shown.first()));
+
+        // A new session starts without the previous session's rules.
+        setTask(*w, "random_sample", 10, SpaceMode::Product);
+        QVERIFY(w->startSession());
+        QVERIFY(ended.count() == 2 || ended.wait(60000));
+        QVERIFY(w->runData().restrictions().isEmpty());
     }
 
     void pauseResumeCancel() {

@@ -20,6 +20,11 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
+    m_restrictions = new QLabel(this);
+    m_restrictions->setWordWrap(true);
+    m_restrictions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_restrictions->hide();
+    layout->addWidget(m_restrictions);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     layout->addWidget(splitter, 1);
 
@@ -90,6 +95,10 @@ int CostModelView::qualityPointCount() const {
     return static_cast<int>(m_spearman->count());
 }
 
+QString CostModelView::restrictionsText() const {
+    return m_restrictions->text();
+}
+
 void CostModelView::refresh() {
     const auto& trials = data().trials();
     std::int64_t lastBatch = trials.empty() ? 0 : std::max<std::int64_t>(1, trials.back().batch);
@@ -106,6 +115,14 @@ void CostModelView::refresh() {
         hi = std::max({hi, t.measurement.objective, *t.predicted});
         ++total;
     }
+    const QStringList& rules = data().restrictions();
+    m_restrictions->setVisible(!rules.isEmpty());
+    m_restrictions->setText(rules.isEmpty()
+                                ? QString()
+                                : tr("Restrictions learned from the failed configs (kept by every Ok "
+                                     "config; add them to the kernel's constraints to skip such "
+                                     "configs): %1")
+                                      .arg(rules.join("; ")));
     // Nothing new to draw: leave the series alone (replace() re-lays the chart out).
     if (total == m_drawnScatter && data().quality().size() == m_drawnQuality && !trials.empty())
         return;

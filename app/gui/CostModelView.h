@@ -28,6 +28,7 @@ public:
     // Points drawn in the scatter (all groups) and in the quality series.
     int scatterPointCount() const;
     int qualityPointCount() const;
+    QString restrictionsText() const;
 
 protected:
     void refresh() override;
@@ -44,6 +45,7 @@ private:
     QLineSeries* m_spearman;
     QLineSeries* m_recall;
     QLabel* m_summary;
+    QLabel* m_restrictions;         // the strategy's learned restrictions, when it reported any
     qsizetype m_drawnScatter = -1;  // predicted points last drawn
     std::size_t m_drawnQuality = 0; // quality points last drawn
 };

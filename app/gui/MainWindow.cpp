@@ -176,6 +176,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_task, &TaskPanel::stopRequested, &m_runner, &SessionRunner::cancel);
     connect(&m_runner, &SessionRunner::started, this, &MainWindow::onSessionStarted);
     connect(&m_runner, &SessionRunner::warmStart, m_statusText, &QLabel::setText);
+    connect(&m_runner, &SessionRunner::restrictionsLearned, &m_data, &RunData::setRestrictions);
     connect(&m_runner, &SessionRunner::finished, this, &MainWindow::onSessionFinished);
     connect(&m_runner, &SessionRunner::pausedChanged, this, [this] {
         updateButtons();

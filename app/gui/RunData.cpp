@@ -17,6 +17,7 @@ void RunData::reset(Info info, std::vector<Parameter> parameters, std::shared_pt
     m_bestSoFar.clear();
     m_bestRow.reset();
     m_quality.clear();
+    m_restrictions.clear();
     m_selected = -1;
     emit resetDone();
     emit selectionChanged(-1);
@@ -44,6 +45,13 @@ void RunData::setQuality(std::vector<ModelQualityTracker::Point> points) {
     if (points.size() == m_quality.size())
         return;
     m_quality = std::move(points);
+    emit qualityChanged();
+}
+
+void RunData::setRestrictions(QStringList restrictions) {
+    if (restrictions == m_restrictions)
+        return;
+    m_restrictions = std::move(restrictions);
     emit qualityChanged();
 }
 

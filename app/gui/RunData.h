@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -37,6 +38,8 @@ public:
     void append(std::vector<Trial> trials);
     void setQuality(std::vector<ModelQualityTracker::Point> points);
     void setStatus(const QString& status);
+    // The restrictions the strategy learned from the failed configs (emits qualityChanged).
+    void setRestrictions(QStringList restrictions);
     void setSessionId(std::int64_t id) { m_info.sessionId = id; }
 
     const Info& info() const { return m_info; }
@@ -47,6 +50,7 @@ public:
     const std::vector<double>& bestSoFar() const { return m_bestSoFar; }
     std::optional<std::size_t> bestRow() const { return m_bestRow; }
     const std::vector<ModelQualityTracker::Point>& quality() const { return m_quality; }
+    const QStringList& restrictions() const { return m_restrictions; }
     // Position of a trial's value in its parameter's list; -1 when the value is not in the list.
     int position(std::size_t parameter, const Value& value) const;
     // The same for trial `row`, computed once on append (the plots read it for every trial on every refresh).
@@ -75,6 +79,7 @@ private:
     std::vector<double> m_bestSoFar;
     std::optional<std::size_t> m_bestRow;
     std::vector<ModelQualityTracker::Point> m_quality;
+    QStringList m_restrictions;
     int m_selected = -1;
 };
 

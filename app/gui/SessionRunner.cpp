@@ -149,6 +149,7 @@ bool SessionRunner::start(Request request) {
         m_status.clear();
         m_reason.clear();
         m_error.clear();
+        m_restrictions.clear();
     }
     m_sessionId = request.resumeSession;
     m_running = true;
@@ -227,8 +228,12 @@ void SessionRunner::runInWorker(const Request& request) {
                 session.pause();
         }
         StopReason reason = session.run();
+        QStringList restrictions;
+        for (const std::string& rule : strategy->learnedRestrictions())
+            restrictions << QString::fromStdString(rule);
         std::lock_guard lock(m_mutex);
         m_session = nullptr;
+        m_restrictions = restrictions;
         m_status =
             toString(reason == StopReason::Cancelled ? SessionStatus::Cancelled : SessionStatus::Completed);
         m_reason = toString(reason);
@@ -254,12 +259,15 @@ void SessionRunner::onThreadFinished() {
     m_running = false;
     m_paused = false;
     QString status, reason, error;
+    QStringList restrictions;
     {
         std::lock_guard lock(m_mutex);
+        restrictions = m_restrictions;
         status = m_status;
         reason = m_reason;
         error = m_error;
     }
+    emit restrictionsLearned(restrictions);
     emit finished(status, reason, error);
 }
 

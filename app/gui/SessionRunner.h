@@ -65,6 +65,8 @@ signals:
     void pausedChanged(bool paused);
     // What a warm start was built from, or that there was nothing to transfer (only when one was asked for).
     void warmStart(const QString& text);
+    // The restrictions the strategy learned from the failed configs, when the session ends (may be empty).
+    void restrictionsLearned(const QStringList& restrictions);
     // status/reason are core's SessionStatus/StopReason names; error is empty unless the session failed.
     void finished(const QString& status, const QString& reason, const QString& error);
 
@@ -85,6 +87,7 @@ private:
     bool m_cancelRequested = false;
     bool m_pauseRequested = false;
     QString m_status, m_reason, m_error;
+    QStringList m_restrictions;
 };
 
 } // namespace ts::gui
