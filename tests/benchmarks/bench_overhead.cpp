@@ -1,5 +1,5 @@
 // Strategy overhead: time to propose one batch of 64 after 1000 observations on a replayed space.
-// Usage: bench_overhead [DATASET] [STRATEGY,...] [RUNS] [PRIOR_DATASET]
+// Usage: bench_overhead [DATASET] [STRATEGY[:OPTION=VALUE],...] [RUNS] [PRIOR_DATASET]
 // With PRIOR_DATASET (the same kernel measured elsewhere), strategies that use a transfer prior get one,
 // built once before the runs (its build time is printed apart).
 #include "analysis/TransferSources.h"
@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -40,12 +41,19 @@ int main(int argc, char** argv) {
     fmt::print(
         "dataset {} ({} configs in the product), product mode, 1000 observations, batch of 64, {} runs\n",
         path, dataset->space.productSize(), runs);
-    for (const std::string& name : names) {
+    for (const std::string& entry : names) {
+        // "name" or "name:option=value" (one option, e.g. xgb:restrictions=false).
+        std::string name = entry.substr(0, entry.find(':'));
+        std::map<std::string, std::string> given;
+        if (auto colon = entry.find(':'); colon != std::string::npos) {
+            std::string option = entry.substr(colon + 1);
+            given[option.substr(0, option.find('='))] = option.substr(option.find('=') + 1);
+        }
         std::vector<double> times;
         for (int run = 0; run < runs; ++run) {
             auto strategy = registry.create(name);
-            strategy->reset(
-                {&dataset->space, SpaceMode::Product, std::uint64_t(run), registry.options(name, {}), prior});
+            strategy->reset({&dataset->space, SpaceMode::Product, std::uint64_t(run),
+                             registry.options(name, given), prior});
             ReplayBackend backend(dataset);
             // Observations come from the strategy itself, so its internal state is what a real run has.
             std::vector<Trial> trials;
@@ -75,7 +83,7 @@ int main(int argc, char** argv) {
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
         std::sort(times.begin(), times.end());
-        fmt::print("{:<22} median {:8.2f} ms  min {:8.2f} ms  max {:8.2f} ms\n", name,
+        fmt::print("{:<30} median {:8.2f} ms  min {:8.2f} ms  max {:8.2f} ms\n", entry,
                    times[times.size() / 2], times.front(), times.back());
     }
 }
