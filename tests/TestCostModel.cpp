@@ -1,7 +1,7 @@
+#include "BundledDatasets.h"
 #include "models/ModelQuality.h"
 #include "models/XgbCostModel.h"
 #include "models/XgbValidityModel.h"
-#include "records/DatasetReader.h"
 
 #include <QtTest>
 #include <random>
@@ -12,8 +12,7 @@ using namespace ts;
 namespace {
 
 const Dataset& gemm() {
-    static const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
-    return dataset;
+    return ts::test::bundledGemm();
 }
 
 Trial trialOf(const Dataset& d, SearchSpace::Index index) {

@@ -1,6 +1,6 @@
+#include "BundledDatasets.h"
 #include "models/LearnedRestrictions.h"
 #include "models/XgbValidityModel.h"
-#include "records/DatasetReader.h"
 
 #include <QtTest>
 #include <functional>
@@ -11,8 +11,7 @@ using namespace ts;
 namespace {
 
 const Dataset& gemm() {
-    static const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
-    return dataset;
+    return ts::test::bundledGemm();
 }
 
 bool okIn(const Dataset& d, SearchSpace::Index index) {
