@@ -111,58 +111,58 @@ bool LearnedRestrictions::holds(const Rule& rule, std::span<const std::uint32_t>
     return rule.satisfied[cell];
 }
 
+std::vector<LearnedRestrictions::Candidate> LearnedRestrictions::significant(const Digits& ok,
+                                                                             const Digits& failed) const {
+    std::vector<Candidate> candidates;
+    for (std::size_t r = 0; r < m_rules.size(); ++r) {
+        if (!std::all_of(ok.begin(), ok.end(), [&](const auto& digits) { return holds(m_rules[r], digits); }))
+            continue;
+        Candidate candidate{r, {}};
+        for (std::uint32_t f = 0; f < failed.size(); ++f)
+            if (!holds(m_rules[r], failed[f]))
+                candidate.explains.push_back(f);
+        if (candidate.explains.size() >= kMinExplained &&
+            chanceOfExplaining(candidate.explains.size(), failed.size(), ok.size() + failed.size()) <=
+                kSignificance)
+            candidates.push_back(std::move(candidate));
+    }
+    return candidates;
+}
+
 void LearnedRestrictions::update(std::span<const Trial> trials) {
     m_learned.clear();
     if (!m_space)
         return;
-    std::vector<std::vector<std::uint32_t>> ok, failed;
+    Digits ok, failed;
     for (const Trial& trial : trials)
         (trial.measurement.status == MeasureStatus::Ok ? ok : failed).push_back(m_space->digits(trial.index));
     if (failed.size() < kMinExplained || ok.size() < kMinOk)
         return;
-    std::vector<std::size_t> consistent;
-    for (std::size_t r = 0; r < m_rules.size(); ++r)
-        if (std::all_of(ok.begin(), ok.end(), [&](const auto& digits) { return holds(m_rules[r], digits); }))
-            consistent.push_back(r);
-    // Which failures each candidate explains; candidates that explain no more than a rule unrelated to
-    // validity easily would are dropped.
-    std::vector<std::vector<std::uint32_t>> explains;
-    std::vector<std::size_t> significant;
-    for (std::size_t r : consistent) {
-        std::vector<std::uint32_t> list;
-        for (std::uint32_t f = 0; f < failed.size(); ++f)
-            if (!holds(m_rules[r], failed[f]))
-                list.push_back(f);
-        if (list.size() >= kMinExplained &&
-            chanceOfExplaining(list.size(), failed.size(), ok.size() + failed.size()) <= kSignificance) {
-            significant.push_back(r);
-            explains.push_back(std::move(list));
-        }
-    }
-    consistent = std::move(significant);
-    std::vector<char> unexplained(failed.size(), 1);
-    std::vector<char> taken(consistent.size(), 0);
+    std::vector<Candidate> candidates = significant(ok, failed);
+    // Greedy cover: the candidate explaining most of the still unexplained failures next (the one forbidding
+    // the least of the product on ties), while it explains at least kMinExplained of them.
+    std::vector<char> unexplained(failed.size(), 1), taken(candidates.size(), 0);
     for (;;) {
-        std::size_t bestK = consistent.size(), bestCount = 0;
-        for (std::size_t k = 0; k < consistent.size(); ++k) {
+        std::size_t best = candidates.size(), bestCount = 0;
+        for (std::size_t k = 0; k < candidates.size(); ++k) {
             if (taken[k])
                 continue;
             std::size_t count = 0;
-            for (std::uint32_t f : explains[k])
+            for (std::uint32_t f : candidates[k].explains)
                 count += unexplained[f];
             if (count > bestCount ||
-                (count == bestCount && bestK < consistent.size() &&
-                 m_rules[consistent[k]].forbidden < m_rules[consistent[bestK]].forbidden)) {
-                bestK = k;
+                (count == bestCount && best < candidates.size() &&
+                 m_rules[candidates[k].rule].forbidden < m_rules[candidates[best].rule].forbidden)) {
+                best = k;
                 bestCount = count;
             }
         }
         if (bestCount < kMinExplained)
             break;
-        taken[bestK] = 1;
-        for (std::uint32_t f : explains[bestK])
+        taken[best] = 1;
+        for (std::uint32_t f : candidates[best].explains)
             unexplained[f] = 0;
-        m_learned.push_back({consistent[bestK], explains[bestK].size()});
+        m_learned.push_back({candidates[best].rule, candidates[best].explains.size()});
     }
 }
 

@@ -42,6 +42,14 @@ public:
     std::vector<std::string> describe() const;
 
 private:
+    using Digits = std::vector<std::vector<std::uint32_t>>; // value positions of trials
+    struct Candidate {
+        std::size_t rule;
+        std::vector<std::uint32_t> explains; // positions of the failures breaking it
+    };
+
+    // Rules no Ok trial breaks that explain more failures than a rule unrelated to validity would by chance.
+    std::vector<Candidate> significant(const Digits& ok, const Digits& failed) const;
     void addRule(std::vector<std::size_t> parameters, std::string text, const auto& holds);
     bool holds(const Rule& rule, std::span<const std::uint32_t> digits) const;
 
