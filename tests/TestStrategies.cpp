@@ -1,4 +1,5 @@
 #include "SyntheticDataset.h"
+#include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
@@ -142,6 +143,46 @@ private slots:
                              name.c_str());
             }
         }
+    }
+
+    // xgb and evolutionary keep the configs of a batch `diversity` parameters apart when the candidates
+    // allow it (on the GEMM product they always do), so a batch does not spend its slots on one spot.
+    void modelBatchesKeepTheirDistance_data() {
+        QTest::addColumn<QString>("strategy");
+        QTest::newRow("xgb") << "xgb";
+        QTest::newRow("evolutionary") << "evolutionary";
+    }
+    void modelBatchesKeepTheirDistance() {
+        QFETCH(QString, strategy);
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        const StrategyRegistry& registry = StrategyRegistry::builtin();
+        auto search = registry.create(strategy.toStdString());
+        search->reset({&dataset.space, SpaceMode::Product, 3,
+                       registry.options(strategy.toStdString(), {{"diversity", "3"}, {"epsilon", "0"}}),
+                       nullptr});
+        std::size_t evaluated = 0, fullBatches = 0;
+        while (evaluated < 240) {
+            auto batch = search->propose(8);
+            QVERIFY(!batch.empty());
+            if (batch.size() == 8) {
+                ++fullBatches;
+                for (std::size_t a = 0; a < batch.size(); ++a)
+                    for (std::size_t b = a + 1; b < batch.size(); ++b) {
+                        auto x = dataset.space.digits(batch[a]), y = dataset.space.digits(batch[b]);
+                        std::size_t differ = 0;
+                        for (std::size_t i = 0; i < x.size(); ++i)
+                            differ += x[i] != y[i];
+                        QVERIFY2(differ >= 3,
+                                 qPrintable(QString::fromStdString(dataset.space.key(batch[a]) + " ~ " +
+                                                                   dataset.space.key(batch[b]))));
+                    }
+            }
+            std::vector<Trial> trials;
+            for (auto index : batch)
+                trials.push_back(fakeTrial(dataset, index, static_cast<std::int64_t>(evaluated++)));
+            search->observe(trials);
+        }
+        QVERIFY(fullBatches >= 10);
     }
 
     void bruteForceWalksInIndexOrder() {

@@ -19,13 +19,6 @@ std::size_t positive(std::int64_t value) {
     return static_cast<std::size_t>(std::max<std::int64_t>(1, value));
 }
 
-std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
-    std::size_t distance = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        distance += a[i] != b[i];
-    return distance;
-}
-
 } // namespace
 
 std::vector<OptionSpec> Evolutionary::optionTable() {
@@ -219,24 +212,13 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
         const Scored& y = m_archive[b];
         return x.score != y.score ? x.score > y.score : x.index < y.index;
     });
-    std::vector<Index> batch;
-    std::vector<std::vector<std::uint32_t>> chosen;
-    std::vector<bool> taken(order.size(), false);
-    // First pass keeps the picks apart; the second fills what the diversity filter left open.
-    for (std::size_t distance : {m_diversity, std::size_t{1}}) {
-        for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot) {
-            if (taken[slot])
-                continue;
-            const Scored& candidate = m_archive[order[slot]];
-            std::vector<std::uint32_t> digits = space().digits(candidate.index);
-            if (std::any_of(chosen.begin(), chosen.end(),
-                            [&](const auto& other) { return hamming(digits, other) < distance; }))
-                continue;
-            taken[slot] = true;
-            if (fillSlot(batch, candidate.index, std::exp(candidate.meanLog)))
-                chosen.push_back(std::move(digits));
-        }
+    std::vector<Index> ranked;
+    std::vector<std::optional<double>> predicted;
+    for (std::size_t i : order) {
+        ranked.push_back(m_archive[i].index);
+        predicted.push_back(std::exp(m_archive[i].meanLog));
     }
+    std::vector<Index> batch = pickDiverse(ranked, predicted, count, m_diversity);
     m_carried.clear();
     for (std::size_t slot = 0; slot < order.size() && m_carried.size() < kCarriedMax; ++slot)
         if (!isProposed(m_archive[order[slot]].index))

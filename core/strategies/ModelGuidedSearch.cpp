@@ -52,6 +52,9 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
     table.push_back({"prior_halflife", OptionType::Real, "150",
                      "With a transfer prior: Ok trials after which the prior counts half as much"});
     table.push_back(
+        {"diversity", OptionType::Integer, "0",
+         "Parameters in which the configs of a batch differ at least, where the candidates allow"});
+    table.push_back(
         {"pool", OptionType::Integer, "16384",
          "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"});
     return table;
@@ -253,11 +256,14 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return list.score[a] > list.score[b]; });
-    std::vector<SearchSpace::Index> batch;
-    for (std::size_t slot = 0; slot < order.size() && batch.size() < count; ++slot)
-        fillSlot(batch, list.indices[order[slot]],
-                 best() ? std::optional<double>(std::exp(list.meanLog[order[slot]])) : std::nullopt);
-    return batch;
+    std::vector<SearchSpace::Index> ranked;
+    std::vector<std::optional<double>> predicted;
+    for (std::size_t i : order) {
+        ranked.push_back(list.indices[i]);
+        predicted.push_back(best() ? std::optional<double>(std::exp(list.meanLog[i])) : std::nullopt);
+    }
+    auto distance = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("diversity")));
+    return pickDiverse(ranked, predicted, count, distance);
 }
 
 std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t count) {

@@ -6,7 +6,16 @@
 namespace ts {
 
 namespace {
+
 constexpr std::size_t kStartupChoices = 16; // random candidates per validity-guided start-up draw
+
+std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+    std::size_t distance = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        distance += a[i] != b[i];
+    return distance;
+}
+
 } // namespace
 
 std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
@@ -90,6 +99,29 @@ bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchS
         m_predictions[index] = *predictedMs;
     batch.push_back(index);
     return true;
+}
+
+std::vector<SearchSpace::Index>
+ModelStrategyBase::pickDiverse(std::span<const SearchSpace::Index> ranked,
+                               std::span<const std::optional<double>> predictedMs, std::size_t count,
+                               std::size_t distance) {
+    std::vector<SearchSpace::Index> batch;
+    std::vector<std::vector<std::uint32_t>> chosen;
+    std::vector<bool> taken(ranked.size(), false);
+    for (std::size_t apart : {distance, std::size_t{1}}) {
+        for (std::size_t slot = 0; slot < ranked.size() && batch.size() < count; ++slot) {
+            if (taken[slot])
+                continue;
+            std::vector<std::uint32_t> digits = space().digits(ranked[slot]);
+            if (std::any_of(chosen.begin(), chosen.end(),
+                            [&](const auto& other) { return hamming(digits, other) < apart; }))
+                continue;
+            taken[slot] = true;
+            if (fillSlot(batch, ranked[slot], predictedMs[slot]))
+                chosen.push_back(std::move(digits));
+        }
+    }
+    return batch;
 }
 
 std::optional<double> ModelStrategyBase::prediction(SearchSpace::Index index) const {

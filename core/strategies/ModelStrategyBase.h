@@ -55,6 +55,12 @@ protected:
     // `index` was taken.
     bool fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
                   std::optional<double> predictedMs);
+    // A batch of up to `count` from `ranked` (best first, with their predicted times), slot by slot through
+    // fillSlot: a first pass keeps the picks at least `distance` parameters apart (Hamming distance), a
+    // second fills what that left open.
+    std::vector<SearchSpace::Index> pickDiverse(std::span<const SearchSpace::Index> ranked,
+                                                std::span<const std::optional<double>> predictedMs,
+                                                std::size_t count, std::size_t distance);
 
 private:
     void onReset() final;

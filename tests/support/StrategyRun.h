@@ -29,6 +29,7 @@ public:
     }
     void observe(std::span<const Trial> trials) override { m_inner->observe(trials); }
     bool usesPrior() const override { return m_inner->usesPrior(); }
+    std::vector<std::string> learnedRestrictions() const override { return m_inner->learnedRestrictions(); }
     std::optional<double> prediction(SearchSpace::Index index) const override {
         return m_inner->prediction(index);
     }
