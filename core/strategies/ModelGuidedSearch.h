@@ -8,12 +8,13 @@
 namespace ts {
 
 // `xgb`: model-guided search. After an adaptive random start (until a few valid configs are found), every
-// batch retrains an XGBoost validity classifier on all observed statuses and a small ensemble of XGBoost
-// regressors on log time, then proposes the unmeasured candidates with the highest
-// P(valid) x expected improvement over the best time so far (mean and spread from the ensemble), with
-// epsilon-greedy exploration (and, with option `diversity`, the picks of a batch kept apart). Candidates are
-// the whole domain when it is small enough to score at once, and otherwise a fresh random pool plus the last
-// shortlist and the neighbours of the best configs. Batches grow with the evidence.
+// batch retrains the validity model (learned divisibility restrictions, and an XGBoost classifier of the
+// failures they leave unexplained) and a small ensemble of XGBoost regressors on log time, then proposes the
+// unmeasured candidates with the highest P(valid) x expected improvement over the best time so far (mean and
+// spread from the ensemble), with epsilon-greedy exploration (and, with option `diversity`, the picks of a
+// batch kept apart). Candidates are the whole domain when it is small enough to score at once, and otherwise
+// a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow with the
+// evidence.
 //
 // With a transfer prior (measurements of the same kernel elsewhere) there is no random start: the regressors
 // learn the residual of this device's log time over the prior's prediction, the validity classifier's

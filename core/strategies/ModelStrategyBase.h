@@ -10,8 +10,9 @@
 namespace ts {
 
 // What the model-guided strategies (`xgb`, `evolutionary`) share: their common options, an adaptive random
-// start that turns validity-guided once both outcomes have been seen, the XGBoost validity classifier,
-// batches that grow with the evidence, and the predictions recorded for the trials.
+// start that turns validity-guided once both outcomes have been seen, the validity model (learned
+// restrictions and an XGBoost classifier), batches that grow with the evidence, batch picks kept apart
+// (pickDiverse), and the predictions recorded for the trials.
 class ModelStrategyBase : public StrategyBase {
 public:
     // Start-up draws, then (after retraining when there are new observations) a batch of batchSize()
