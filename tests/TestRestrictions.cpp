@@ -114,6 +114,7 @@ private slots:
         std::vector<Trial> seen = observe(d.space, 300, 4, valid);
         LearnedRestrictions learner(d.space);
         learner.update(seen);
+        qInfo("%zu candidate rules", learner.candidates().size());
         for (const std::string& line : learner.describe())
             qInfo("learned: %s", line.c_str());
         std::mt19937_64 rng(11);
