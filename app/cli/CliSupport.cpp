@@ -81,8 +81,7 @@ void printRestrictions(const std::vector<std::string>& restrictions) {
     if (restrictions.empty())
         return;
     fmt::print("learned restrictions (kept by every Ok config, broken by failed ones; as constraints of a "
-               "kernel they "
-               "skip such configs): {}\n",
+               "kernel they skip such configs): {}\n",
                fmt::join(restrictions, "; "));
 }
 
