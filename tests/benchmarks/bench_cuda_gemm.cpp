@@ -1,13 +1,18 @@
 // GPU check of the CUDA backend (run by scripts/gpu-check on a machine with an NVIDIA GPU): tunes gemm fp32
 // with the default strategy and, in the same run and through the same worker and timing, measures cuBLAS
 // SGEMM on the same inputs. Prints the tuned-vs-cuBLAS throughput ratio (target >= 0.8), the tuned-vs-default
-// speedup and the median coefficient of variation of the measurements. Exits 2 without a GPU.
+// speedup, the median coefficient of variation of the measurements and how well the static cost model (no
+// measurement) ranks the configs the session measured (Spearman). Exits 2 without a GPU.
 //
 //   bench_cuda_gemm [--size 4096] [--budget 100] [--strategy default] [--seed 1] [--time-limit 420]
+//                   [--trials FILE]   (one CSV row per trial: config, status, time, CV, static estimate)
 #ifdef TUNESCOPE_WITH_CUDA
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaDevices.h"
+#include "hardware/StaticCostModel.h"
 #include "kernels/KernelCatalog.h"
+#include "kernels/KernelSizes.h"
+#include "models/ModelQuality.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
@@ -17,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -30,6 +36,7 @@ struct Options {
     std::string strategy = "default";
     std::uint64_t seed = 1;
     double timeLimitS = 420.0;
+    std::string trialsFile;
 };
 
 Options parse(int argc, char** argv) {
@@ -46,15 +53,60 @@ Options parse(int argc, char** argv) {
             o.seed = std::stoull(value);
         else if (flag == "--time-limit")
             o.timeLimitS = std::stod(value);
+        else if (flag == "--trials")
+            o.trialsFile = value;
         else
             throw Error(fmt::format(
-                "Unknown option {} (known: --size, --budget, --strategy, --seed, --time-limit).", flag));
+                "Unknown option {} (known: --size, --budget, --strategy, --seed, --time-limit, --trials).",
+                flag));
     }
     return o;
 }
 
 double tflops(double flops, double ms) {
     return ms > 0 ? flops / (ms * 1e9) : 0.0;
+}
+
+// The static cost model's estimate (uncalibrated ms) for every trial's config.
+std::vector<double> staticEstimates(const KernelSpec& spec, const KernelSpace& space, CudaBackend& backend,
+                                    const std::vector<Trial>& trials) {
+    const GpuSpec& gpu = backend.gpu();
+    StaticCostModel model(
+        gpu, kernelFlops(spec, space.size()), kernelBytes(spec, space.size()), gpu.fp32TFlops * 1e12,
+        [&](std::span<const SearchSpace::Index> indices) { return backend.analyzer().analyze(indices); });
+    std::vector<SearchSpace::Index> indices;
+    for (const Trial& t : trials)
+        indices.push_back(t.index);
+    return model.predict(indices);
+}
+
+// Spearman correlation between the static estimates and the measured times of the Ok trials (the strategy's
+// picks, not a uniform sample of the space); `count` receives how many.
+double staticModelSpearman(const std::vector<Trial>& trials, const std::vector<double>& estimates,
+                           std::size_t& count) {
+    std::vector<double> predicted, measured;
+    for (std::size_t i = 0; i < trials.size(); ++i)
+        if (trials[i].measurement.status == MeasureStatus::Ok) {
+            predicted.push_back(estimates[i]);
+            measured.push_back(trials[i].measurement.objective);
+        }
+    count = measured.size();
+    return spearman(predicted, measured);
+}
+
+void writeTrials(const std::string& file, const SearchSpace& space, const std::vector<Trial>& trials,
+                 const std::vector<double>& estimates) {
+    std::ofstream out(file);
+    if (!out)
+        throw Error(fmt::format("Cannot write the trials file {}.", file));
+    out << "trial,config,status,ms,cv,static_ms\n";
+    for (std::size_t i = 0; i < trials.size(); ++i) {
+        const Measurement& m = trials[i].measurement;
+        const auto cv = m.metrics.find("cv");
+        out << fmt::format("{},\"{}\",{},{},{},{}\n", i + 1, space.key(trials[i].index), toString(m.status),
+                           m.status == MeasureStatus::Ok ? m.objective : 0.0,
+                           cv == m.metrics.end() ? 0.0 : cv->second, estimates[i]);
+    }
 }
 
 int run(const Options& o) {
@@ -131,6 +183,14 @@ int run(const Options& o) {
     fmt::print("speedup tuned vs default         {:.2f}x\n",
                defaults.objective / best->measurement.objective);
     fmt::print("median CV of the measurements    {:.4f}\n", medianCv);
+    const std::vector<double> estimates = staticEstimates(spec, space, backend, session.trials());
+    std::size_t ranked = 0;
+    const double rho = staticModelSpearman(session.trials(), estimates, ranked);
+    fmt::print("static cost model Spearman       {:.3f}  (its estimates vs the measured times of the {} Ok "
+               "trials)\n",
+               rho, ranked);
+    if (!o.trialsFile.empty())
+        writeTrials(o.trialsFile, space.space(), session.trials(), estimates);
     fmt::print("wall time                        {:.1f} s\n",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return 0;
