@@ -13,6 +13,8 @@
 #include "util/Error.h"
 #include "worker/WorkerClient.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -186,15 +188,33 @@ private slots:
         QVERIFY(m.metrics.at("gflops") > 0);
     }
 
-    // A kernel writing through a null pointer: RuntimeFailed, the worker is replaced, the next config is
-    // fine.
+    // The CLI tunes a kernel on the GPU: every trial recorded against the GPU, the best config measured.
+    void tuneMeasuresOnTheGpu() {
+        REQUIRE_GPU();
+        QTemporaryDir dir;
+        const Result r = cli({"tune", "--kernel", "gemm", "--backend", "cuda", "--size", "256,256,256",
+                              "--budget", "8", "--repeat", "3", "--min-repeat-ms", "2", "--warmup-ms", "5",
+                              "--db", dir.filePath("r.db"), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(out["evaluations"].toInt(), 8);
+        QVERIFY2(out["statuses"].toObject()["ok"].toInt() >= 1, qPrintable(r.out));
+        QVERIFY(out["best"].toObject()["objective_ms"].toDouble() > 0.0);
+        const Result records = cli({"records", "--db", dir.filePath("r.db")});
+        QCOMPARE(records.exitCode, 0);
+        QVERIFY2(records.out.contains(QString::fromStdString(devices().devices().front().spec.name)),
+                 qPrintable(records.out));
+    }
+
+    // A kernel writing far outside its buffer (an illegal address; a store through nullptr may be optimised
+    // away): RuntimeFailed, the worker is replaced, the next config is fine.
     void stickyErrorRestartsTheWorker() {
         REQUIRE_GPU();
         QTemporaryDir dir;
         const std::filesystem::path folder = dir.path().toStdString();
         std::ofstream(folder / "bad.cu")
             << "extern \"C\" __global__ void bad(float* x, int n) {\n"
-               "#if CRASH\n  float* p = nullptr; p[threadIdx.x + n] = 1.0f;\n#endif\n"
+               "#if CRASH\n  x[static_cast<long long>(threadIdx.x) - (1LL << 40)] = 1.0f;\n#endif\n"
                "  if (threadIdx.x < n) x[threadIdx.x] = 2.0f; }\n";
         std::ofstream(folder / "reference.cpp")
             << "#include <cstdint>\nextern \"C\" void tunescope_reference(void* const* b, const "

@@ -225,6 +225,21 @@ private slots:
         QVERIFY(compiler.compile(request).cacheHit == false);
     }
 
+    // With a driver loaded, NVRTC 12.9+ would serve a repeated program from the driver's compute cache with
+    // no ptxas report (seen on an H200: the resources were lost and configs read as "does not compile"). Each
+    // compile must carry the report, however often the same program is built.
+    void repeatedCompilesKeepThePtxasReport() {
+        QTemporaryDir dir;
+        const std::filesystem::path source = std::filesystem::path(dir.path().toStdString()) / "k.cu";
+        std::ofstream(source) << "extern \"C\" __global__ void k(float* a) { a[threadIdx.x] *= 2.0f; }\n";
+        for (int i = 0; i < 3; ++i) {
+            NvrtcCompiler compiler(std::filesystem::path{});
+            const CudaBuildResult r = compiler.compile({source, "k", "sm_90", {}});
+            QVERIFY2(r.ok, r.log.c_str());
+            QVERIFY2(r.resources.has_value(), r.log.c_str());
+        }
+    }
+
     void badRequestsAreErrors() {
         QTemporaryDir dir;
         const std::filesystem::path source = std::filesystem::path(dir.path().toStdString()) / "k.cu";

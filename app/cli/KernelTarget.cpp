@@ -16,7 +16,8 @@ void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o) {
                    "Tune a kernel of the catalog for real (see `kernels`), instead of --dataset");
     cmd.add_option("--kernel-spec", o.kernelSpec, "Tune the kernel of this kernel.json file for real");
     cmd.add_option("--size", o.size, "Problem size: all values (1024,1024,1024) or some by name (M=512)");
-    cmd.add_option("--backend", o.backend, "Where kernels are measured: cpu")->capture_default_str();
+    cmd.add_option("--backend", o.backend, "Where kernels are measured: cpu, or cuda (a local NVIDIA GPU)")
+        ->capture_default_str();
     cmd.add_option("--timeout", o.timeoutS, "Seconds one config may take to verify and measure")
         ->capture_default_str();
     cmd.add_option("--repeat", o.repeat, "Timed samples per config")->capture_default_str();

@@ -21,13 +21,19 @@ std::filesystem::path dbPath(const RecordsOptions& o) {
     return path;
 }
 
+// The device column of the list: a GPU fingerprint up to its first ';' ("cuda: NVIDIA H200 (sm_90)");
+// `records show` prints it whole.
+std::string deviceColumn(const std::string& device) {
+    return device.substr(0, device.find(';'));
+}
+
 void listSessions(const RecordsOptions& o) {
     RecordStore store(dbPath(o));
     fmt::print("{:>4}  {:<10} {:<16} {:<28} {:<14} {:>6} {:>7}  {}\n", "id", "status", "kernel", "device",
                "strategy", "trials", "budget", "space");
     for (const SessionRecord& s : store.sessions())
-        fmt::print("{:>4}  {:<10} {:<16} {:<28} {:<14} {:>6} {:>7}  {}\n", s.id, s.status, s.kernel, s.device,
-                   s.strategy, store.trials(s.id).size(), s.budget, s.spaceMode);
+        fmt::print("{:>4}  {:<10} {:<16} {:<28} {:<14} {:>6} {:>7}  {}\n", s.id, s.status, s.kernel,
+                   deviceColumn(s.device), s.strategy, store.trials(s.id).size(), s.budget, s.spaceMode);
 }
 
 void showSession(const RecordsOptions& o) {

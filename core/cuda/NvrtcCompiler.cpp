@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -84,6 +85,16 @@ const std::string& nvrtcVersion() {
     return version;
 }
 
+// NVRTC 12.9 and later keep their own cache of compiled programs in the driver's compute cache when a driver
+// is loaded; a hit returns the cubin without running ptxas, so the log has no resource report. Our cubin
+// cache keeps the report with the cubin, so NVRTC's is turned off.
+bool nvrtcCaches() {
+    int major = 0, minor = 0;
+    if (std::sscanf(nvrtcVersion().c_str(), "%d.%d", &major, &minor) != 2)
+        return false;
+    return major > 12 || (major == 12 && minor >= 9);
+}
+
 } // namespace
 
 NvrtcCompiler::NvrtcCompiler(std::filesystem::path cacheDirectory) : m_directory(std::move(cacheDirectory)) {
@@ -114,6 +125,9 @@ std::vector<std::string> NvrtcCompiler::baseOptions(const CudaBuildRequest& requ
         "-I" + request.source.parent_path().string(), "-DTUNESCOPE_CUDA=1"};
     if (!toolkitIncludeDirectory().empty())
         options.push_back("-I" + toolkitIncludeDirectory());
+    static const bool caches = nvrtcCaches();
+    if (caches)
+        options.push_back("--no-cache");
     return options;
 }
 
@@ -197,8 +211,14 @@ CudaBuildResult NvrtcCompiler::compile(const CudaBuildRequest& request) {
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         store(*result);
     }
-    if (result->ok)
+    if (result->ok) {
         result->resources = parsePtxasInfo(result->log, request.entry);
+        if (!result->resources)
+            result->log +=
+                fmt::format("\nNVRTC compiled {}, but its log has no ptxas report for the entry {}, "
+                            "so its resources are unknown.",
+                            request.source.filename().string(), request.entry);
+    }
     return std::move(*result);
 }
 
