@@ -41,6 +41,15 @@ QString queryText(const QString& db, const char* sql) {
     return result;
 }
 
+void execSql(const QString& db, const char* sql) {
+    sqlite3* handle = nullptr;
+    if (sqlite3_open(db.toUtf8().constData(), &handle) != SQLITE_OK)
+        qFatal("cannot open %s", qPrintable(db));
+    if (sqlite3_exec(handle, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+        qFatal("cannot run %s: %s", sql, sqlite3_errmsg(handle));
+    sqlite3_close(handle);
+}
+
 // The "trial N committed" lines a --log-trials CLI has printed so far; `buffer` keeps a partial last line.
 int readCommitted(QProcess& process, QByteArray& buffer, int highest) {
     static const QRegularExpression line(R"(^trial (\d+) committed: )");
@@ -240,6 +249,21 @@ void TestCrashSafety::cpuSessionSurvivesSigkillAndResumes() {
                  stored);
         QVERIFY(stored < kCpuBudget);
     }
+
+    // A session measured on another machine is not continued here: its times would not compare.
+    const QString device = queryText(db, "SELECT device FROM sessions WHERE id = 1");
+    execSql(db, "UPDATE sessions SET device = 'cpu: another machine' WHERE id = 1");
+    QProcess elsewhere;
+    elsewhere.setProcessEnvironment(environment);
+    elsewhere.start(TUNESCOPE_CLI, {"tune", "--resume", "1", "--db", db});
+    QVERIFY(elsewhere.waitForFinished(kWaitMs));
+    const QString refusal = QString::fromUtf8(elsewhere.readAllStandardError());
+    QCOMPARE(elsewhere.exitCode(), 1);
+    QVERIFY2(refusal.contains("Session 1 was measured on cpu: another machine, not on this machine's ") &&
+                 refusal.count('\n') == 1,
+             qPrintable(refusal));
+    QCOMPARE(queryText(db, count.toUtf8().constData()).toInt(), stored);
+    execSql(db, ("UPDATE sessions SET device = '" + device.toStdString() + "' WHERE id = 1").c_str());
 
     QProcess finish;
     finish.setProcessEnvironment(environment);

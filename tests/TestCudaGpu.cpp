@@ -206,6 +206,56 @@ private slots:
                  qPrintable(records.out));
     }
 
+    // A GPU session killed after its first committed trial is resumed to its budget on the same GPU, without
+    // measuring a config twice.
+    void killedGpuSessionIsResumed() {
+        REQUIRE_GPU();
+        QTemporaryDir dir;
+        const QString db = dir.filePath("r.db");
+        QProcess first;
+        first.setReadChannel(QProcess::StandardError);
+        first.start(TUNESCOPE_CLI, {"tune",
+                                    "--kernel",
+                                    "gemm",
+                                    "--backend",
+                                    "cuda",
+                                    "--size",
+                                    "256,256,256",
+                                    "--strategy",
+                                    "random_sample",
+                                    "--budget",
+                                    "12",
+                                    "--batch-size",
+                                    "2",
+                                    "--repeat",
+                                    "3",
+                                    "--min-repeat-ms",
+                                    "2",
+                                    "--warmup-ms",
+                                    "5",
+                                    "--db",
+                                    db,
+                                    "--log-trials"});
+        QVERIFY(first.waitForStarted());
+        QByteArray seen;
+        while (!seen.contains(" committed: ") && first.state() == QProcess::Running) {
+            first.waitForReadyRead(60000);
+            seen += first.readAllStandardError();
+        }
+        QVERIFY2(first.state() == QProcess::Running, seen.constData());
+        first.kill();
+        QVERIFY(first.waitForFinished());
+        const Result resumed = cli({"tune", "--resume", "1", "--db", db, "--json"});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const QJsonObject out = QJsonDocument::fromJson(resumed.out.toUtf8()).object();
+        QCOMPARE(out["evaluations"].toInt(), 12);
+        QCOMPARE(out["backend"].toString(), QString("cuda"));
+        const Result list = cli({"records", "--db", db});
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(list.out.contains(QRegularExpression(R"(\n\s*1\s+completed\s.*\s12\s+12\s)")),
+                 qPrintable(list.out));
+    }
+
     // A kernel writing far outside its buffer (an illegal address; a store through nullptr may be optimised
     // away): RuntimeFailed, the worker is replaced, the next config is fine.
     void stickyErrorRestartsTheWorker() {

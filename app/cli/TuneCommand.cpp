@@ -67,8 +67,8 @@ std::string resumeSettings(const TuneOptions& o) {
 TuneOptions resumedOptions(const TuneOptions& o) {
     const SessionRecord record =
         sessionToResume(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db), o.resume);
-    if (record.backend != "replay" && record.backend != "cpu")
-        throw Error(fmt::format("Session {} ran on the {} backend; this build resumes replay and cpu "
+    if (record.backend != "replay" && record.backend != "cpu" && record.backend != "cuda")
+        throw Error(fmt::format("Session {} ran on the {} backend; this build resumes replay, cpu and cuda "
                                 "sessions only.",
                                 o.resume, record.backend));
     TuneOptions resumed = o;
@@ -93,7 +93,7 @@ TuneOptions resumedOptions(const TuneOptions& o) {
         resumed.stochastic = settings.value("stochastic", false);
         resumed.priors = settings.value("priors", std::vector<std::string>{});
         resumed.transfer = settings.value("transfer", false);
-        if (record.backend == "cpu")
+        if (record.backend == "cpu" || record.backend == "cuda")
             resumed.kernel = kernelOptionsFromSettings(settings.value("kernel", nlohmann::json::object()));
     }
     return resumed;
@@ -319,7 +319,7 @@ StopReason runObserved(const TuneOptions& o, TuningSession& session, RecordStore
     }
 }
 
-// tune --kernel / --kernel-spec: builds and measures configs for real (CpuBackend).
+// tune --kernel / --kernel-spec: builds and measures configs for real (CpuBackend or CudaBackend).
 void runKernelTune(const TuneOptions& o) {
     SpaceMode mode = parseSpaceMode(o.space);
     const StrategyRegistry& registry = StrategyRegistry::builtin();
@@ -337,8 +337,14 @@ void runKernelTune(const TuneOptions& o) {
     std::int64_t sessionId = o.resume;
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
     if (o.resume > 0) {
+        const SessionRecord stored = *store.session(o.resume);
+        const std::string device = target.backend().deviceFingerprint();
+        if (stored.device != device)
+            throw Error(fmt::format("Session {} was measured on {}, not on this machine's {}, so its times "
+                                    "would not compare; start a new session (--transfer learns from it).",
+                                    o.resume, stored.device, device));
         running.emplace(store.path(), o.resume);
-        session.preload(reopenForResume(store, *store.session(o.resume), target.space(), target.source()));
+        session.preload(reopenForResume(store, stored, target.space(), target.source()));
     } else {
         SessionRecord record;
         target.describe(record);
