@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <random>
 
@@ -188,7 +189,8 @@ private slots:
         QVERIFY(m.metrics.at("gflops") > 0);
     }
 
-    // The CLI tunes a kernel on the GPU: every trial recorded against the GPU, the best config measured.
+    // The CLI tunes a kernel on the GPU: every trial recorded against the GPU, the best config measured, the
+    // static model's estimates scored.
     void tuneMeasuresOnTheGpu() {
         REQUIRE_GPU();
         QTemporaryDir dir;
@@ -200,6 +202,10 @@ private slots:
         QCOMPARE(out["evaluations"].toInt(), 8);
         QVERIFY2(out["statuses"].toObject()["ok"].toInt() >= 1, qPrintable(r.out));
         QVERIFY(out["best"].toObject()["objective_ms"].toDouble() > 0.0);
+        // The static model's estimates came with the measurements and are scored against them.
+        const QJsonObject staticModel = out["static_model"].toObject();
+        QCOMPARE(staticModel["trials"].toInt(), out["statuses"].toObject()["ok"].toInt());
+        QVERIFY(std::abs(staticModel["spearman"].toDouble()) <= 1.0 && staticModel["scale"].toDouble() > 0.0);
         const Result records = cli({"records", "--db", dir.filePath("r.db")});
         QCOMPARE(records.exitCode, 0);
         QVERIFY2(records.out.contains(QString::fromStdString(devices().devices().front().spec.name)),

@@ -12,6 +12,7 @@
 #include "MarginalPlotWidget.h"
 #include "ParallelCoordinatesWidget.h"
 #include "RecordsView.h"
+#include "RunData.h"
 #include "TaskPanel.h"
 #include "TrialDetailsView.h"
 #include "TrialFilterProxy.h"
@@ -19,6 +20,7 @@
 
 #include "hardware/GpuDatabase.h"
 #include "hardware/OccupancyCalculator.h"
+#include "hardware/StaticEstimateFit.h"
 
 #include <QChart>
 #include <QChartView>
@@ -141,6 +143,36 @@ private slots:
         QVERIFY(view->qualityPointCount() > 0);
         QVERIFY(colouredShare(shot(view->scatterChart())) > 0.001);
         QVERIFY(colouredShare(shot(view->qualityChart())) > 0.001);
+    }
+
+    // A GPU session's static estimates (stored by the cuda backend) are drawn, calibrated, beside the
+    // learned model's predictions, with their Spearman correlation in the summary.
+    void costModelViewDrawsStaticEstimates() {
+        RunData data;
+        data.reset({"cuda run", "gemm", "cuda: GPU", "random_sample", "completed", 1, 8, std::nullopt},
+                   {Parameter{"X",
+                              ParameterType::Integer,
+                              {std::int64_t(1), std::int64_t(2), std::int64_t(3), std::int64_t(4)}}});
+        std::vector<Trial> trials;
+        for (int i = 0; i < 4; ++i) {
+            Trial t;
+            t.number = i;
+            t.index = i;
+            t.config = {std::int64_t(i + 1)};
+            t.measurement.status = MeasureStatus::Ok;
+            t.measurement.objective = 2.0 + i;
+            t.measurement.metrics[kStaticEstimateMetric] = 1.0 + (i == 3 ? -0.5 : i); // one out of order
+            trials.push_back(t);
+        }
+        data.append(trials);
+        CostModelView view(data);
+        view.resize(900, 500);
+        view.show();
+        view.refreshIfNeeded(true);
+        QCOMPARE(view.staticPointCount(), 4);
+        QCOMPARE(view.scatterPointCount(), 0); // no model-guided predictions in this run
+        QVERIFY2(view.summaryText().contains("Spearman -0.20 against the measured times of 4 trials"),
+                 qPrintable(view.summaryText()));
     }
 
     void explorerPlotsAgreeWithTrials() {

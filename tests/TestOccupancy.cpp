@@ -3,6 +3,7 @@
 #include "hardware/OccupancyCalculator.h"
 #include "hardware/OccupancyCurves.h"
 #include "hardware/StaticCostModel.h"
+#include "hardware/StaticEstimateFit.h"
 #include "util/Error.h"
 
 #include <QtTest>
@@ -228,6 +229,30 @@ private slots:
     }
 
     // Hardware features and the static cost model on hand-made profiles (the NVRTC-made ones: TestNvrtc).
+    // The cuda backend stores the static estimate with each config; a session's fit ranks the Ok trials only.
+    void staticEstimatesAreScoredAgainstTheMeasuredTimes() {
+        auto trial = [](MeasureStatus status, double measured, std::optional<double> estimate) {
+            Trial t;
+            t.measurement.status = status;
+            t.measurement.objective = measured;
+            if (estimate)
+                t.measurement.metrics[kStaticEstimateMetric] = *estimate;
+            return t;
+        };
+        std::vector<Trial> trials{trial(MeasureStatus::Ok, 4.0, 1.0), trial(MeasureStatus::Ok, 6.0, 2.0),
+                                  trial(MeasureStatus::Ok, 9.0, 3.0),
+                                  trial(MeasureStatus::Ok, 5.0, std::nullopt), // pruned or cpu: no estimate
+                                  trial(MeasureStatus::RuntimeFailed, 0.0, 0.5)};
+        StaticEstimateFit fit = fitStaticEstimates(trials);
+        QCOMPARE(fit.trials, std::size_t{3});
+        QCOMPARE(fit.spearman, 1.0);
+        QCOMPARE(fit.scale, 3.0);                                                    // median of 4, 3, 3
+        std::swap(trials[0].measurement.objective, trials[2].measurement.objective); // ranked backwards
+        fit = fitStaticEstimates(trials);
+        QCOMPARE(fit.spearman, -1.0);
+        QCOMPARE(fitStaticEstimates(std::span<const Trial>(trials.data() + 3, 2)).trials, std::size_t{0});
+    }
+
     void featuresAndStaticModel() {
         const GpuSpec& gpu = database().get("A100");
         const OccupancyCalculator calculator(gpu);

@@ -2,6 +2,7 @@
 
 #include "CliSupport.h"
 
+#include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelSizes.h"
 
 #include <fmt/format.h>
@@ -51,6 +52,7 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
         }
     }
     BuildCacheStats cache = cpu ? cpu->buildStats() : BuildCacheStats{};
+    const StaticEstimateFit staticFit = fitStaticEstimates(session.trials()); // cuda sessions only
     auto metric = [](const Trial& t, const char* name) {
         auto it = t.measurement.metrics.find(name);
         return it == t.measurement.metrics.end() ? 0.0 : it->second;
@@ -86,6 +88,9 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
             curve.push_back({{"evaluation", evaluation}, {"best_ms", value}});
         out["convergence"] = curve;
         out["learned_restrictions"] = restrictions;
+        if (staticFit.trials >= 2)
+            out["static_model"] = {
+                {"trials", staticFit.trials}, {"spearman", staticFit.spearman}, {"scale", staticFit.scale}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -103,6 +108,11 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
             cache.hits, cache.misses, cache.hitRate() * 100, cache.savedMs / 1000.0, cache.compileMs / 1000.0,
             cpu->buildCache().directory().string());
     printRestrictions(restrictions);
+    if (staticFit.trials >= 2)
+        fmt::print(
+            "static cost model (occupancy and roofline, nothing measured): Spearman {:.2f} against the "
+            "measured times of {} Ok trials\n",
+            staticFit.spearman, staticFit.trials);
     if (!best) {
         fmt::print("no valid config found\n");
         return;

@@ -2,6 +2,7 @@
 
 #include "ChartSupport.h"
 #include "RunData.h"
+#include "hardware/StaticEstimateFit.h"
 
 #include <QChart>
 #include <QChartView>
@@ -59,6 +60,15 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
             for (QLegendMarker* marker : scatter->legend()->markers(series))
                 marker->setVisible(false);
     }
+    m_static = new QScatterSeries;
+    m_static->setName(tr("static model (calibrated)"));
+    m_static->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_static->setMarkerSize(5.0);
+    m_static->setColor(QColor(40, 40, 40));
+    m_static->setBorderColor(Qt::transparent);
+    scatter->addSeries(m_static);
+    m_static->attachAxis(m_px);
+    m_static->attachAxis(m_py);
     splitter->addWidget(m_scatterView);
 
     m_qualityView = charts::makeChartView(tr("Model quality on unseen configs"), splitter);
@@ -91,6 +101,14 @@ int CostModelView::scatterPointCount() const {
     return n;
 }
 
+int CostModelView::staticPointCount() const {
+    return static_cast<int>(m_static->count());
+}
+
+QString CostModelView::summaryText() const {
+    return m_summary->text();
+}
+
 int CostModelView::qualityPointCount() const {
     return static_cast<int>(m_spearman->count());
 }
@@ -115,6 +133,18 @@ void CostModelView::refresh() {
         hi = std::max({hi, t.measurement.objective, *t.predicted});
         ++total;
     }
+    const StaticEstimateFit fit = fitStaticEstimates(trials);
+    QList<QPointF> estimates;
+    for (const Trial& t : trials) {
+        auto it = t.measurement.metrics.find(kStaticEstimateMetric);
+        if (t.measurement.status != MeasureStatus::Ok || t.measurement.objective <= 0 ||
+            it == t.measurement.metrics.end() || it->second <= 0)
+            continue;
+        const double estimate = it->second * fit.scale;
+        estimates.push_back({t.measurement.objective, estimate});
+        lo = std::min({lo, t.measurement.objective, estimate});
+        hi = std::max({hi, t.measurement.objective, estimate});
+    }
     const QStringList& rules = data().restrictions();
     m_restrictions->setVisible(!rules.isEmpty());
     m_restrictions->setText(rules.isEmpty()
@@ -124,9 +154,11 @@ void CostModelView::refresh() {
                                      "configs): %1")
                                       .arg(rules.join("; ")));
     // Nothing new to draw: leave the series alone (replace() re-lays the chart out).
-    if (total == m_drawnScatter && data().quality().size() == m_drawnQuality && !trials.empty())
+    if (total + estimates.size() == m_drawnScatter && data().quality().size() == m_drawnQuality &&
+        !trials.empty())
         return;
-    m_drawnScatter = total;
+    m_drawnScatter = total + estimates.size();
+    m_static->replace(charts::decimate(estimates, kMaxScatter / 2));
     m_drawnQuality = data().quality().size();
     for (int g = 0; g < kBatchGroups; ++g) {
         qsizetype share = total == 0 ? 0 : kMaxScatter * groups[g].size() / total + 1;
@@ -150,19 +182,25 @@ void CostModelView::refresh() {
     charts::setRangeFromZero(m_qx, std::max<double>(static_cast<double>(trials.size()),
                                                     static_cast<double>(data().info().budget)));
 
+    QString summary;
     if (total == 0)
-        m_summary->setText(trials.empty()
-                               ? tr("No trials yet.")
-                               : tr("Strategy %1 makes no predictions: pick a model-guided strategy "
-                                    "(xgb, evolutionary) to see its cost model.")
-                                     .arg(data().info().strategy));
+        summary = trials.empty() ? tr("No trials yet.")
+                                 : tr("Strategy %1 makes no predictions: pick a model-guided strategy "
+                                      "(xgb, evolutionary) to see its cost model.")
+                                       .arg(data().info().strategy);
     else if (!data().quality().empty())
-        m_summary->setText(tr("%1 predicted trials; latest Spearman %2, top-k recall %3.")
-                               .arg(total)
-                               .arg(data().quality().back().spearman, 0, 'f', 2)
-                               .arg(data().quality().back().topKRecall, 0, 'f', 2));
+        summary = tr("%1 predicted trials; latest Spearman %2, top-k recall %3.")
+                      .arg(total)
+                      .arg(data().quality().back().spearman, 0, 'f', 2)
+                      .arg(data().quality().back().topKRecall, 0, 'f', 2);
     else
-        m_summary->setText(tr("%1 predicted trials.").arg(total));
+        summary = tr("%1 predicted trials.").arg(total);
+    if (fit.trials >= 2)
+        summary += tr(" Static cost model (occupancy and roofline, nothing measured): Spearman %1 against "
+                      "the measured times of %2 trials.")
+                       .arg(fit.spearman, 0, 'f', 2)
+                       .arg(fit.trials);
+    m_summary->setText(summary);
 }
 
 } // namespace ts::gui

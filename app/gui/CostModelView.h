@@ -14,7 +14,9 @@ namespace ts::gui {
 
 // The cost model's quality: predicted vs measured time (log-log, colour by batch, the ideal diagonal) and
 // Spearman rank correlation and top-k recall over time. Predictions are the ones the strategy made before
-// measuring, stored with each trial; strategies without a model leave the view empty with a note.
+// measuring, stored with each trial; strategies without a model leave the view empty with a note. On a GPU
+// the static cost model's estimates (stored by the cuda backend with each config, calibrated to the measured
+// scale) are drawn beside them, with their Spearman correlation.
 class CostModelView : public RunView {
     Q_OBJECT
 public:
@@ -27,6 +29,8 @@ public:
     QChartView* qualityChart() const { return m_qualityView; }
     // Points drawn in the scatter (all groups) and in the quality series.
     int scatterPointCount() const;
+    int staticPointCount() const;
+    QString summaryText() const;
     int qualityPointCount() const;
     QString restrictionsText() const;
 
@@ -41,6 +45,7 @@ private:
     QAbstractAxis* m_qx;
     QAbstractAxis* m_qy;
     std::vector<QScatterSeries*> m_groups;
+    QScatterSeries* m_static;
     QLineSeries* m_diagonal;
     QLineSeries* m_spearman;
     QLineSeries* m_recall;

@@ -1,6 +1,7 @@
 #include "cuda/CudaBackend.h"
 
 #include "cuda/NvrtcProgram.h"
+#include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelSizes.h"
 #include "util/Error.h"
 #include "worker/WorkerLocator.h"
@@ -20,6 +21,18 @@ constexpr double kPrepareTimeoutS = 300.0; // filling inputs and a CPU reference
 
 milliseconds millis(double seconds) {
     return milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
+
+// The arithmetic peak the static model measures a kernel against (FLOP/s): the tensor rate when an input is
+// fp16 or bf16 and the GPU has one, else FP32.
+double peakFlops(const KernelSpec& spec, const GpuSpec& gpu) {
+    bool half = false, bfloat = false;
+    for (const KernelArgument& argument : spec.arguments) {
+        half |= argument.type == ElementType::Float16;
+        bfloat |= argument.type == ElementType::BFloat16;
+    }
+    const double tensor = bfloat ? gpu.bf16TensorTFlops : half ? gpu.fp16TensorTFlops : 0.0;
+    return (tensor > 0 ? tensor : gpu.fp32TFlops) * 1e12;
 }
 
 } // namespace
@@ -63,6 +76,10 @@ CudaBackend::CudaBackend(const KernelSpec& spec, const KernelSpace& kernelSpace,
     m_compiler = std::make_unique<NvrtcCompiler>();
     m_analyzer = std::make_unique<CudaStaticAnalyzer>(m_spec, m_kernelSpace, m_devices.front().spec,
                                                       *m_compiler, m_settings.architecture);
+    m_static = std::make_unique<StaticCostModel>(
+        m_devices.front().spec, kernelFlops(m_spec, m_kernelSpace.size()),
+        kernelBytes(m_spec, m_kernelSpace.size()), peakFlops(m_spec, m_devices.front().spec),
+        [this](std::span<const SearchSpace::Index> indices) { return m_analyzer->analyze(indices); });
     for (const KernelArgument& argument : m_spec.arguments)
         m_buffers.push_back({argument.name, argument.type,
                              argumentCount(m_spec, argument, m_kernelSpace.size()), argument.fill,
@@ -181,6 +198,8 @@ std::vector<Measurement> CudaBackend::measure(std::span<const Config> batch) {
         m.metrics["shared_bytes"] =
             static_cast<double>(p.resources.staticSharedBytes + p.launch.dynamicSharedBytes);
         m.metrics["occupancy"] = p.occupancy.occupancy;
+        if (p.compiled && p.fits())
+            m.metrics[kStaticEstimateMetric] = m_static->estimateMs(p);
         if (!p.compiled) {
             m.status = MeasureStatus::CompileFailed;
             m.log = p.log;

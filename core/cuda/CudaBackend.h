@@ -5,6 +5,7 @@
 #include "cuda/CudaDevices.h"
 #include "cuda/CudaStaticAnalyzer.h"
 #include "cuda/NvrtcCompiler.h"
+#include "hardware/StaticCostModel.h"
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpec.h"
 #include "worker/WorkerClient.h"
@@ -74,6 +75,8 @@ private:
     std::string m_fingerprint;
     std::unique_ptr<NvrtcCompiler> m_compiler;
     std::unique_ptr<CudaStaticAnalyzer> m_analyzer;
+    std::unique_ptr<StaticCostModel>
+        m_static; // its estimate is stored with each config (kStaticEstimateMetric)
     std::unique_ptr<BuildCache> m_hostCache;
     BuildResult m_reference;
     bool m_gemmShaped = false;

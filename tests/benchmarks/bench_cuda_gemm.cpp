@@ -9,10 +9,8 @@
 #ifdef TUNESCOPE_WITH_CUDA
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaDevices.h"
-#include "hardware/StaticCostModel.h"
+#include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelCatalog.h"
-#include "kernels/KernelSizes.h"
-#include "models/ModelQuality.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
@@ -67,35 +65,7 @@ double tflops(double flops, double ms) {
     return ms > 0 ? flops / (ms * 1e9) : 0.0;
 }
 
-// The static cost model's estimate (uncalibrated ms) for every trial's config.
-std::vector<double> staticEstimates(const KernelSpec& spec, const KernelSpace& space, CudaBackend& backend,
-                                    const std::vector<Trial>& trials) {
-    const GpuSpec& gpu = backend.gpu();
-    StaticCostModel model(
-        gpu, kernelFlops(spec, space.size()), kernelBytes(spec, space.size()), gpu.fp32TFlops * 1e12,
-        [&](std::span<const SearchSpace::Index> indices) { return backend.analyzer().analyze(indices); });
-    std::vector<SearchSpace::Index> indices;
-    for (const Trial& t : trials)
-        indices.push_back(t.index);
-    return model.predict(indices);
-}
-
-// Spearman correlation between the static estimates and the measured times of the Ok trials (the strategy's
-// picks, not a uniform sample of the space); `count` receives how many.
-double staticModelSpearman(const std::vector<Trial>& trials, const std::vector<double>& estimates,
-                           std::size_t& count) {
-    std::vector<double> predicted, measured;
-    for (std::size_t i = 0; i < trials.size(); ++i)
-        if (trials[i].measurement.status == MeasureStatus::Ok) {
-            predicted.push_back(estimates[i]);
-            measured.push_back(trials[i].measurement.objective);
-        }
-    count = measured.size();
-    return spearman(predicted, measured);
-}
-
-void writeTrials(const std::string& file, const SearchSpace& space, const std::vector<Trial>& trials,
-                 const std::vector<double>& estimates) {
+void writeTrials(const std::string& file, const SearchSpace& space, const std::vector<Trial>& trials) {
     std::ofstream out(file);
     if (!out)
         throw Error(fmt::format("Cannot write the trials file {}.", file));
@@ -103,9 +73,11 @@ void writeTrials(const std::string& file, const SearchSpace& space, const std::v
     for (std::size_t i = 0; i < trials.size(); ++i) {
         const Measurement& m = trials[i].measurement;
         const auto cv = m.metrics.find("cv");
+        const auto estimate = m.metrics.find(kStaticEstimateMetric);
         out << fmt::format("{},\"{}\",{},{},{},{}\n", i + 1, space.key(trials[i].index), toString(m.status),
                            m.status == MeasureStatus::Ok ? m.objective : 0.0,
-                           cv == m.metrics.end() ? 0.0 : cv->second, estimates[i]);
+                           cv == m.metrics.end() ? 0.0 : cv->second,
+                           estimate == m.metrics.end() ? 0.0 : estimate->second);
     }
 }
 
@@ -183,14 +155,12 @@ int run(const Options& o) {
     fmt::print("speedup tuned vs default         {:.2f}x\n",
                defaults.objective / best->measurement.objective);
     fmt::print("median CV of the measurements    {:.4f}\n", medianCv);
-    const std::vector<double> estimates = staticEstimates(spec, space, backend, session.trials());
-    std::size_t ranked = 0;
-    const double rho = staticModelSpearman(session.trials(), estimates, ranked);
+    const StaticEstimateFit fit = fitStaticEstimates(session.trials());
     fmt::print("static cost model Spearman       {:.3f}  (its estimates vs the measured times of the {} Ok "
                "trials)\n",
-               rho, ranked);
+               fit.spearman, fit.trials);
     if (!o.trialsFile.empty())
-        writeTrials(o.trialsFile, space.space(), session.trials(), estimates);
+        writeTrials(o.trialsFile, space.space(), session.trials());
     fmt::print("wall time                        {:.1f} s\n",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return 0;
