@@ -22,13 +22,23 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sqlite3.h>
 
 using namespace ts;
 using namespace ts::gui;
 
 namespace {
+
+void execSql(const QString& db, const std::string& sql) {
+    sqlite3* handle = nullptr;
+    if (sqlite3_open(db.toUtf8().constData(), &handle) != SQLITE_OK ||
+        sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+        qFatal("cannot run %s: %s", sql.c_str(), sqlite3_errmsg(handle));
+    sqlite3_close(handle);
+}
 
 struct Errors {
     explicit Errors(MainWindow& w) : spy(&w.errors(), &ErrorReporter::reported) {
@@ -192,6 +202,24 @@ private slots:
         w->showView("records");
         w->recordsView()->reload();
         QVERIFY(w->recordsView()->selectSession(id));
+
+        // Recorded on another machine: the resume fails with one message and the record is left as it was.
+        const QString db = w->databasePath();
+        const std::string device = RecordStore(db.toStdString()).session(id)->device;
+        execSql(db, fmt::format("UPDATE sessions SET device = 'cpu: another machine' WHERE id = {}", id));
+        ended.clear();
+        QVERIFY(w->resumeSession(id));
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(ended.first().first().toString(), QString("failed"));
+        QCOMPARE(errors.spy.count(), 1);
+        QVERIFY2(errors.spy.first().at(1).toString().contains("was measured on cpu: another machine"),
+                 qPrintable(errors.spy.first().at(1).toString()));
+        QCOMPARE(RecordStore(db.toStdString()).trials(id).size(), measured);
+        QCOMPARE(QString::fromStdString(RecordStore(db.toStdString()).session(id)->status),
+                 QString("cancelled"));
+        execSql(db, fmt::format("UPDATE sessions SET device = '{}' WHERE id = {}", device, id));
+        errors.spy.clear();
+
         ended.clear();
         QVERIFY(w->resumeSession(id));
         QCOMPARE(w->runData().trials().size(), measured); // shown before measuring on

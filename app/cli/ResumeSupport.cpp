@@ -36,9 +36,7 @@ SessionRecord sessionToResume(const std::filesystem::path& db, std::int64_t sess
 
 std::vector<Trial> reopenForResume(RecordStore& store, const SessionRecord& session, const SearchSpace& space,
                                    const std::filesystem::path& dataset) {
-    if (!session.sourceHash.empty() && !dataset.empty() && SourceHash::ofFile(dataset) != session.sourceHash)
-        throw Error(fmt::format("Session {} cannot be resumed: {} changed since the session started.",
-                                session.id, dataset.string()));
+    SessionResume::checkSourceUnchanged(session, dataset);
     std::vector<Trial> trials = SessionResume::finishedTrials(store, session, space);
     store.reopenSession(session.id);
     return trials;

@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "KernelTarget.h"
 #include "ResumeSupport.h"
+#include "records/SessionResume.h"
 
 #include "analysis/TransferSources.h"
 #include "backends/ReplayBackend.h"
@@ -338,11 +339,7 @@ void runKernelTune(const TuneOptions& o) {
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
     if (o.resume > 0) {
         const SessionRecord stored = *store.session(o.resume);
-        const std::string device = target.backend().deviceFingerprint();
-        if (stored.device != device)
-            throw Error(fmt::format("Session {} was measured on {}, not on this machine's {}, so its times "
-                                    "would not compare; start a new session (--transfer learns from it).",
-                                    o.resume, stored.device, device));
+        SessionResume::checkSameDevice(stored, target.backend().deviceFingerprint());
         running.emplace(store.path(), o.resume);
         session.preload(reopenForResume(store, stored, target.space(), target.source()));
     } else {

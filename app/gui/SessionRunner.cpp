@@ -106,6 +106,7 @@ std::vector<Trial> kernelTrialsToResume(const RecordStore& store, std::int64_t s
                                         const KernelSessionTarget& target) {
     const SessionRecord record = SessionResume::resumable(store, sessionId);
     SessionResume::checkSourceUnchanged(record, target.source());
+    SessionResume::checkSameDevice(record, target.backend().deviceFingerprint());
     return SessionResume::finishedTrials(store, record, target.space());
 }
 

@@ -64,6 +64,13 @@ void SessionResume::checkSourceUnchanged(const SessionRecord& session, const std
                                 session.id, file.string()));
 }
 
+void SessionResume::checkSameDevice(const SessionRecord& session, const std::string& device) {
+    if (session.device != device)
+        throw Error(fmt::format("Session {} was measured on {}, not on this machine's {}, so its times would "
+                                "not compare; start a new session (--transfer learns from it).",
+                                session.id, session.device, device));
+}
+
 std::vector<Trial> SessionResume::finishedTrials(const RecordStore& store, const SessionRecord& session,
                                                  const SearchSpace& space) {
     std::vector<Trial> trials;

@@ -25,6 +25,9 @@ public:
     // Throws Error naming the session and the file when `file` (its dataset or kernel source) no longer has
     // the hash the session recorded; a session without a hash, or no file, passes.
     static void checkSourceUnchanged(const SessionRecord& session, const std::filesystem::path& file);
+    // Throws Error naming both devices when a kernel session measured on one device (its fingerprint) would
+    // be continued on another: their times would not compare.
+    static void checkSameDevice(const SessionRecord& session, const std::string& device);
 
     // A stored trial as the session had it (config located in `space`); nullopt when it is not there.
     static std::optional<Trial> toTrial(const StoredTrial& stored, const SearchSpace& space);
