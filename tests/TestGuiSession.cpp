@@ -158,7 +158,8 @@ private slots:
         QVERIFY(w->startSession());
         QVERIFY(ended.count() == 1 || ended.wait(60000));
         QCOMPARE(errors.spy.count(), 0);
-        const QStringList& shown = w->runData().restrictions();
+        const QStringList shown = w->runData().restrictions();
+        const std::int64_t firstSession = w->runData().info().sessionId;
         QVERIFY(!shown.isEmpty());
         LearnedRestrictions learner(w->runData().dataset()->space);
         learner.update(w->runData().trials());
@@ -175,6 +176,15 @@ private slots:
         QVERIFY(w->startSession());
         QVERIFY(ended.count() == 2 || ended.wait(60000));
         QVERIFY(w->runData().restrictions().isEmpty());
+        const std::int64_t secondSession = w->runData().info().sessionId;
+
+        // Opened again from the records, the first session shows the same rules (its strategy, told of the
+        // stored trials, says what it learned); the random sampling session shows none.
+        w->openSession(firstSession);
+        QCOMPARE(w->runData().restrictions(), shown);
+        w->openSession(secondSession);
+        QVERIFY(w->runData().restrictions().isEmpty());
+        QCOMPARE(errors.spy.count(), 0);
     }
 
     void pauseResumeCancel() {

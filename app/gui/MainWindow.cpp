@@ -557,6 +557,7 @@ void MainWindow::openSession(std::int64_t sessionId) {
             m_data.reset(info, loaded.parameters, nullptr);
         }
         m_data.append(std::move(loaded.trials));
+        m_data.setRestrictions(loaded.restrictions);
         m_data.setStatus(QString::fromStdString(loaded.record.status));
         if (!loaded.datasetProblem.isEmpty())
             m_statusText->setText(

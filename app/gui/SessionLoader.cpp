@@ -1,6 +1,7 @@
 #include "SessionLoader.h"
 
 #include "records/DatasetReader.h"
+#include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -54,6 +55,30 @@ std::vector<Parameter> observedParameters(const std::vector<std::string>& names,
         parameters.push_back(std::move(parameter));
     }
     return parameters;
+}
+
+// The session's strategy, set up as it was and told of the stored trials, says what it learned. Sessions of
+// strategies this build does not have (a peer's, say) learned nothing it can tell.
+QStringList restrictionsOf(const SessionRecord& record, const SearchSpace& space,
+                           std::span<const Trial> trials) {
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    QStringList rules;
+    try {
+        std::map<std::string, std::string> given;
+        auto j = nlohmann::json::parse(record.options, nullptr, false);
+        if (j.is_object())
+            for (auto& [key, value] : j.items())
+                given[key] = value.is_string() ? value.get<std::string>() : value.dump();
+        auto strategy = registry.create(record.strategy);
+        strategy->reset({&space, spaceModeFromString(record.spaceMode).value_or(SpaceMode::Constrained),
+                         record.seed, registry.options(record.strategy, given)});
+        strategy->observe(trials);
+        for (const std::string& rule : strategy->learnedRestrictions())
+            rules << QString::fromStdString(rule);
+    } catch (const Error&) {
+        return {};
+    }
+    return rules;
 }
 
 } // namespace
@@ -111,6 +136,8 @@ LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId) {
     for (const StoredTrial& stored : store.trials(sessionId))
         loaded.trials.push_back(toTrial(stored, space, names));
     loaded.parameters = space ? space->parameters() : observedParameters(names, loaded.trials);
+    if (space)
+        loaded.restrictions = restrictionsOf(*record, *space, loaded.trials);
     return loaded;
 }
 

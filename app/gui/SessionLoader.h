@@ -6,6 +6,7 @@
 #include "session/Trial.h"
 
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct LoadedSession {
     std::vector<Parameter> parameters;
     std::shared_ptr<const Dataset> dataset; // null when the session's dataset could not be read
     QString datasetProblem;                 // why the dataset is missing, empty when it was read
+    // What the session's strategy learned from its failed configs, asked again of that strategy from the
+    // stored trials (sessions with their replay dataset; empty otherwise).
+    QStringList restrictions;
 };
 
 // Reads a session and its trials (and its replay dataset). Any thread: opens its own connection. Throws
