@@ -75,8 +75,8 @@ QStringList restrictionsOf(const SessionRecord& record, const SearchSpace& space
         strategy->observe(trials);
         for (const std::string& rule : strategy->learnedRestrictions())
             rules << QString::fromStdString(rule);
-    } catch (const Error&) {
-        return {};
+    } catch (const std::exception&) {
+        return {}; // an unknown strategy or option: nothing to tell, and the session still opens
     }
     return rules;
 }
