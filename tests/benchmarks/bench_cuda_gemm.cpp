@@ -39,6 +39,8 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options o;
+    if (argc % 2 == 0)
+        throw Error(fmt::format("The option {} needs a value.", argv[argc - 1]));
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i], value = argv[i + 1];
         if (flag == "--size")
