@@ -1,6 +1,7 @@
 // Never lose a measurement: a tuning CLI killed with SIGKILL at random moments keeps every trial it reported
 // as finished, leaves a sound database, and resumes to its budget without measuring anything twice; readers
 // browse the file while the CLI writes to it.
+#include "SqlExec.h"
 #include "records/RecordStore.h"
 #include "records/SessionLock.h"
 #include "util/Error.h"
@@ -39,15 +40,6 @@ QString queryText(const QString& db, const char* sql) {
     sqlite3_finalize(statement);
     sqlite3_close(handle);
     return result;
-}
-
-void execSql(const QString& db, const char* sql) {
-    sqlite3* handle = nullptr;
-    if (sqlite3_open(db.toUtf8().constData(), &handle) != SQLITE_OK)
-        qFatal("cannot open %s", qPrintable(db));
-    if (sqlite3_exec(handle, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
-        qFatal("cannot run %s: %s", sql, sqlite3_errmsg(handle));
-    sqlite3_close(handle);
 }
 
 // The "trial N committed" lines a --log-trials CLI has printed so far; `buffer` keeps a partial last line.
@@ -252,7 +244,7 @@ void TestCrashSafety::cpuSessionSurvivesSigkillAndResumes() {
 
     // A session measured on another machine is not continued here: its times would not compare.
     const QString device = queryText(db, "SELECT device FROM sessions WHERE id = 1");
-    execSql(db, "UPDATE sessions SET device = 'cpu: another machine' WHERE id = 1");
+    ts::test::execSql(db, "UPDATE sessions SET device = 'cpu: another machine' WHERE id = 1");
     QProcess elsewhere;
     elsewhere.setProcessEnvironment(environment);
     elsewhere.start(TUNESCOPE_CLI, {"tune", "--resume", "1", "--db", db});
@@ -263,7 +255,7 @@ void TestCrashSafety::cpuSessionSurvivesSigkillAndResumes() {
                  refusal.count('\n') == 1,
              qPrintable(refusal));
     QCOMPARE(queryText(db, count.toUtf8().constData()).toInt(), stored);
-    execSql(db, ("UPDATE sessions SET device = '" + device.toStdString() + "' WHERE id = 1").c_str());
+    ts::test::execSql(db, "UPDATE sessions SET device = '" + device.toStdString() + "' WHERE id = 1");
 
     QProcess finish;
     finish.setProcessEnvironment(environment);

@@ -6,6 +6,7 @@
 #include "HardwareView.h"
 #include "MainWindow.h"
 #include "RecordsView.h"
+#include "SqlExec.h"
 #include "TaskPanel.h"
 #include "TrialTableModel.h"
 
@@ -25,20 +26,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sqlite3.h>
 
 using namespace ts;
 using namespace ts::gui;
 
 namespace {
-
-void execSql(const QString& db, const std::string& sql) {
-    sqlite3* handle = nullptr;
-    if (sqlite3_open(db.toUtf8().constData(), &handle) != SQLITE_OK ||
-        sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
-        qFatal("cannot run %s: %s", sql.c_str(), sqlite3_errmsg(handle));
-    sqlite3_close(handle);
-}
 
 struct Errors {
     explicit Errors(MainWindow& w) : spy(&w.errors(), &ErrorReporter::reported) {
@@ -206,7 +198,8 @@ private slots:
         // Recorded on another machine: the resume fails with one message and the record is left as it was.
         const QString db = w->databasePath();
         const std::string device = RecordStore(db.toStdString()).session(id)->device;
-        execSql(db, fmt::format("UPDATE sessions SET device = 'cpu: another machine' WHERE id = {}", id));
+        ts::test::execSql(
+            db, fmt::format("UPDATE sessions SET device = 'cpu: another machine' WHERE id = {}", id));
         ended.clear();
         QVERIFY(w->resumeSession(id));
         QVERIFY(ended.wait(60000));
@@ -217,7 +210,7 @@ private slots:
         QCOMPARE(RecordStore(db.toStdString()).trials(id).size(), measured);
         QCOMPARE(QString::fromStdString(RecordStore(db.toStdString()).session(id)->status),
                  QString("cancelled"));
-        execSql(db, fmt::format("UPDATE sessions SET device = '{}' WHERE id = {}", device, id));
+        ts::test::execSql(db, fmt::format("UPDATE sessions SET device = '{}' WHERE id = {}", device, id));
         errors.spy.clear();
 
         ended.clear();

@@ -136,11 +136,10 @@ void CostModelView::refresh() {
     const StaticEstimateFit fit = fitStaticEstimates(trials);
     QList<QPointF> estimates;
     for (const Trial& t : trials) {
-        auto it = t.measurement.metrics.find(kStaticEstimateMetric);
-        if (t.measurement.status != MeasureStatus::Ok || t.measurement.objective <= 0 ||
-            it == t.measurement.metrics.end() || it->second <= 0)
+        const std::optional<double> raw = staticEstimate(t);
+        if (!raw)
             continue;
-        const double estimate = it->second * fit.scale;
+        const double estimate = *raw * fit.scale;
         estimates.push_back({t.measurement.objective, estimate});
         lo = std::min({lo, t.measurement.objective, estimate});
         hi = std::max({hi, t.measurement.objective, estimate});

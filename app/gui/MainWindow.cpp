@@ -57,15 +57,6 @@ QString formatSeconds(double s) {
     return QString("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
 }
 
-std::map<std::string, std::string> optionsFromJson(const std::string& text) {
-    std::map<std::string, std::string> options;
-    auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_object())
-        for (auto& [key, value] : j.items())
-            options[key] = value.is_string() ? value.get<std::string>() : value.dump();
-    return options;
-}
-
 // The task of a stored session: its columns and its settings (constraints, batch size, stop conditions, warm
 // start and, for a kernel measured for real, the kernel) as `tune --resume` reads them. Throws Error for a
 // backend this window cannot measure on.
@@ -76,7 +67,7 @@ TaskSpec resumedTask(const SessionRecord& r) {
         throw Error(
             fmt::format("Session {} used the {} backend, which this window cannot resume.", r.id, r.backend));
     task.strategy = r.strategy;
-    task.options = optionsFromJson(r.options);
+    task.options = strategyOptionsOf(r);
     task.seed = r.seed;
     task.mode = spaceModeFromString(r.spaceMode).value_or(SpaceMode::Constrained);
     task.budget = r.budget;

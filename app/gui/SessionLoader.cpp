@@ -64,14 +64,9 @@ QStringList restrictionsOf(const SessionRecord& record, const SearchSpace& space
     const StrategyRegistry& registry = StrategyRegistry::builtin();
     QStringList rules;
     try {
-        std::map<std::string, std::string> given;
-        auto j = nlohmann::json::parse(record.options, nullptr, false);
-        if (j.is_object())
-            for (auto& [key, value] : j.items())
-                given[key] = value.is_string() ? value.get<std::string>() : value.dump();
         auto strategy = registry.create(record.strategy);
         strategy->reset({&space, spaceModeFromString(record.spaceMode).value_or(SpaceMode::Constrained),
-                         record.seed, registry.options(record.strategy, given)});
+                         record.seed, registry.options(record.strategy, strategyOptionsOf(record))});
         strategy->observe(trials);
         for (const std::string& rule : strategy->learnedRestrictions())
             rules << QString::fromStdString(rule);
@@ -82,6 +77,15 @@ QStringList restrictionsOf(const SessionRecord& record, const SearchSpace& space
 }
 
 } // namespace
+
+std::map<std::string, std::string> strategyOptionsOf(const SessionRecord& record) {
+    std::map<std::string, std::string> options;
+    auto j = nlohmann::json::parse(record.options, nullptr, false);
+    if (j.is_object())
+        for (auto& [key, value] : j.items())
+            options[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    return options;
+}
 
 Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::vector<std::string>& names) {
     Trial t;

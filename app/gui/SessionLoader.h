@@ -7,6 +7,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct LoadedSession {
 // Reads a session and its trials (and its replay dataset). Any thread: opens its own connection. Throws
 // ts::Error naming the database or the session.
 LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId);
+
+// A stored session's strategy options (its JSON object) as name -> value text, as the registry takes them.
+std::map<std::string, std::string> strategyOptionsOf(const SessionRecord& record);
 
 // One stored trial as a core trial; the config comes from the space by index when given, else from the
 // stored JSON.

@@ -7,17 +7,24 @@
 
 namespace ts {
 
+std::optional<double> staticEstimate(const Trial& trial) {
+    if (trial.measurement.status != MeasureStatus::Ok || trial.measurement.objective <= 0)
+        return std::nullopt;
+    auto it = trial.measurement.metrics.find(kStaticEstimateMetric);
+    if (it == trial.measurement.metrics.end() || it->second <= 0)
+        return std::nullopt;
+    return it->second;
+}
+
 StaticEstimateFit fitStaticEstimates(std::span<const Trial> trials) {
     std::vector<double> estimated, measured, ratios;
     for (const Trial& t : trials) {
-        if (t.measurement.status != MeasureStatus::Ok || t.measurement.objective <= 0)
+        const std::optional<double> estimate = staticEstimate(t);
+        if (!estimate)
             continue;
-        auto it = t.measurement.metrics.find(kStaticEstimateMetric);
-        if (it == t.measurement.metrics.end() || it->second <= 0)
-            continue;
-        estimated.push_back(it->second);
+        estimated.push_back(*estimate);
         measured.push_back(t.measurement.objective);
-        ratios.push_back(t.measurement.objective / it->second);
+        ratios.push_back(t.measurement.objective / *estimate);
     }
     StaticEstimateFit fit;
     fit.trials = measured.size();

@@ -3,6 +3,7 @@
 #include "session/Trial.h"
 
 #include <cstddef>
+#include <optional>
 #include <span>
 
 namespace ts {
@@ -10,6 +11,9 @@ namespace ts {
 // The metric under which CudaBackend stores the static cost model's estimate (uncalibrated milliseconds) with
 // every config that compiled and fits, measured or not.
 inline constexpr const char* kStaticEstimateMetric = "static_ms";
+
+// The static estimate of an Ok trial with a positive time, when it has one: the trials a fit and a plot use.
+std::optional<double> staticEstimate(const Trial& trial);
 
 // How the static estimates of a session compare with the measured times of its Ok trials.
 struct StaticEstimateFit {
