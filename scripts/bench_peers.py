@@ -35,7 +35,7 @@ DEFAULT_STRATEGIES = [
     "optuna:tpe",
 ]
 # Rough relative cost, to start the slow runs first (better packing over the workers).
-_COST = {"kt:bayes_opt": 100, "optuna:tpe": 20}
+_COST = {"kt:bayes_opt": 100, "kt:bayes_opt+fix": 100, "optuna:tpe": 20}
 
 _worker_datasets = {}
 _worker_plain = {}

@@ -11,8 +11,13 @@ the only things this module adds are
   * seeding: random.seed / numpy.random.seed per run, plus a seed for the Latin hypercube sampler of
     bayes_opt (scipy's qmc engines draw fresh OS entropy when no seed is given).
   * a log of every cache lookup the runner makes, to check that the results list is the evaluation order.
+  * strategy "bayes_opt+fix" only: Kernel Tuner's bayes_opt with its invalid-value check mended. Its cost
+    function returns sys.float_info.max for a failed config while the strategy only treats 1e20 as invalid,
+    so as shipped every failure enters the Gaussian process as a valid observation (docs/peers.md). The fix
+    hands the strategy its own invalid value instead, for any cost of 1e20 or more; nothing else changes.
 """
 
+import contextlib
 import functools
 import os
 import random
@@ -57,6 +62,26 @@ class _LoggingCache(dict):
         return rec
 
 
+FIXED_SUFFIX = "+fix"
+
+
+@contextlib.contextmanager
+def _bayes_opt_invalid_fix(bayes_opt):
+    """Let bayes_opt see failed configs as the invalid value it checks for (1e20), not sys.float_info.max."""
+    cls = bayes_opt.BayesianOptimization
+    single, parallel = cls.evaluate_objective_function, cls.evaluate_parallel_objective_function
+
+    def mend(self, value):
+        return self.invalid_value if value is not None and value >= self.invalid_value else value
+
+    cls.evaluate_objective_function = lambda self, c: mend(self, single(self, c))
+    cls.evaluate_parallel_objective_function = lambda self, cs: [mend(self, v) for v in parallel(self, cs)]
+    try:
+        yield
+    finally:
+        cls.evaluate_objective_function, cls.evaluate_parallel_objective_function = single, parallel
+
+
 def _result_key(dataset, result):
     return dataset.key_of(result)
 
@@ -90,9 +115,14 @@ def run(dataset, plain_path, strategy, seed, max_fevals, space="product"):
 
         restrictions = [in_file]
 
+    fixed = strategy.endswith(FIXED_SUFFIX)
+    if fixed:
+        if strategy != "bayes_opt" + FIXED_SUFFIX:
+            raise ValueError(f"kt:{strategy}: only bayes_opt has a mended variant")
+        strategy = strategy[: -len(FIXED_SUFFIX)]
     t0 = time.perf_counter()
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), (_bayes_opt_invalid_fix(bayes_opt) if fixed else contextlib.nullcontext()):
             warnings.simplefilter("ignore")
             results, env = kernel_tuner.tune_kernel(
                 dataset.kernel_name,
