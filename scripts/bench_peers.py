@@ -32,6 +32,7 @@ DEFAULT_STRATEGIES = [
     "kt:dual_annealing",
     "kt:greedy_ils",
     "kt:bayes_opt",
+    "kt:bayes_opt+fix",
     "optuna:tpe",
 ]
 # Rough relative cost, to start the slow runs first (better packing over the workers).
