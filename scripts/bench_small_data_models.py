@@ -11,28 +11,23 @@ pip install numpy scikit-learn (docs/benchmarks.md, "Variants of xgb tried").
 """
 
 import argparse
-import gzip
-import json
 import os
+import sys
 import warnings
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers.datasets import Dataset  # noqa: E402
+
 
 def load(path):
-    with gzip.open(path) if path.endswith(".gz") else open(path) as f:
-        d = json.load(f)
-    keys, params = d["tune_params_keys"], d["tune_params"]
-    objective = d.get("objective", "time")
-    configs, times = [], []
-    for record in d["cache"].values():
-        t = record.get(objective, record.get("time"))
-        if isinstance(t, (int, float)) and 0 < t < 1e19:
-            configs.append([record[k] for k in keys])
-            times.append(t)
-    varying = [i for i, k in enumerate(keys) if len(params[k]) > 1]
-    x = np.array([[c[i] for i in varying] for c in configs], dtype=float)
-    return x, np.array(times)
+    """Parameter values (the parameters that vary) and times of the valid configs, read by the peers' reader."""
+    dataset = Dataset(path)
+    varying = [i for i, k in enumerate(dataset.keys) if len(dataset.tune_params[k]) > 1]
+    rows = [dataset.values_of_key(key) for key in dataset.times]
+    x = np.array([[row[i] for i in varying] for row in rows], dtype=float)
+    return x, np.array(list(dataset.times.values()))
 
 
 def features(x):
