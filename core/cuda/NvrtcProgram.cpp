@@ -1,5 +1,6 @@
 #include "cuda/NvrtcProgram.h"
 
+#include "cuda/NvrtcBuiltins.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@ void checkNvrtc(nvrtcResult result, const char* call) {
 } // namespace
 
 NvrtcProgram::NvrtcProgram(const std::string& source, const std::string& name) {
+    preloadNvrtcBuiltins();
     nvrtcProgram program = nullptr;
     checkNvrtc(nvrtcCreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr),
                "nvrtcCreateProgram");
