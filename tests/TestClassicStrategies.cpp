@@ -306,12 +306,14 @@ private slots:
             QCOMPARE(index % 2, SearchSpace::Index{1});
     }
 
+    // Refused when the options are built, before the strategy proposes anything (TestStrategyOptions checks
+    // every option of every strategy through the CLI).
     void badOptionValueIsAClearError() {
         auto dataset = test::syntheticDataset();
-        auto ga = make(classic("genetic_algorithm"), *dataset, SpaceMode::Product, 0, {{"method", "sexual"}});
-        QVERIFY_THROWS_EXCEPTION(Error, drive(*ga, *dataset, SpaceMode::Product, 60, 8));
-        auto ils = make(classic("greedy_ils"), *dataset, SpaceMode::Product, 0, {{"neighbor", "far"}});
-        QVERIFY_THROWS_EXCEPTION(Error, drive(*ils, *dataset, SpaceMode::Product, 60, 8));
+        QVERIFY_THROWS_EXCEPTION(Error, make(classic("genetic_algorithm"), *dataset, SpaceMode::Product, 0,
+                                             {{"method", "sexual"}}));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, make(classic("greedy_ils"), *dataset, SpaceMode::Product, 0, {{"neighbor", "far"}}));
     }
 
     // The bundled RTX 3090 GEMM space in product mode (82,944 configs, most invalid): with 200 evaluations

@@ -10,6 +10,7 @@
 #include "HistogramWidget.h"
 #include "MainWindow.h"
 #include "MarginalPlotWidget.h"
+#include "OptionForm.h"
 #include "ParallelCoordinatesWidget.h"
 #include "RecordsView.h"
 #include "RunData.h"
@@ -21,13 +22,17 @@
 #include "hardware/GpuDatabase.h"
 #include "hardware/OccupancyCalculator.h"
 #include "hardware/StaticEstimateFit.h"
+#include "strategies/StrategyRegistry.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -312,6 +317,31 @@ private slots:
                              ->visualRect(view->table()->model()->index(0, 0))
                              .united(view->table()->visualRect(view->table()->model()->index(0, 5)));
         QVERIFY(inkShare(view->table()->viewport()->grab(firstRow).toImage()) > 0.01);
+    }
+
+    // The option form follows the table: integers get a spin box over their range, choices a combo box of
+    // them, and only values that differ from the defaults are passed on.
+    void optionFormFollowsTheTable() {
+        gui::OptionForm form;
+        form.setOptions(StrategyRegistry::builtin().entry("greedy_ils").options);
+        auto* neighbor = form.findChild<QComboBox*>("option_neighbor");
+        QVERIFY(neighbor);
+        QCOMPARE(neighbor->count(), 2);
+        QCOMPARE(neighbor->currentText(), QString("Hamming"));
+        auto* climbs = form.findChild<QSpinBox*>("option_no_improvement");
+        QVERIFY(climbs);
+        QCOMPARE(climbs->minimum(), 0);
+        QCOMPARE(climbs->maximum(), 1000000);
+        QCOMPARE(climbs->value(), 50);
+        QVERIFY(form.findChild<QCheckBox*>("option_restart"));
+        QVERIFY(form.values().empty());
+        climbs->setValue(-5); // clamped by the spin box
+        neighbor->setCurrentText("adjacent");
+        const std::map<std::string, std::string> changed{{"neighbor", "adjacent"}, {"no_improvement", "0"}};
+        QVERIFY(form.values() == changed);
+        form.setValues({{"no_improvement", "7"}, {"neighbor", "Hamming"}});
+        QCOMPARE(climbs->value(), 7);
+        QCOMPARE(neighbor->currentText(), QString("Hamming"));
     }
 
     void screenshotModeOffscreen() {

@@ -67,9 +67,11 @@ private slots:
 
     void unknownOptionRejected() {
         StrategyRegistry registry;
-        registry.add({"s", "test", {{"temperature", OptionType::Real, "1.0", "start temperature"}}, nullptr});
+        registry.add(
+            {"s", "test", {OptionSpec::real("temperature", "1.0", 0.0, 10.0, "start temperature")}, nullptr});
         QVERIFY_THROWS_EXCEPTION(Error, registry.options("s", {{"temprature", "2"}}));
         QVERIFY_THROWS_EXCEPTION(Error, registry.options("s", {{"temperature", "hot"}}));
+        QVERIFY_THROWS_EXCEPTION(Error, registry.options("s", {{"temperature", "11"}}));
         auto options = registry.options("s", {{"temperature", "2.5"}});
         QCOMPARE(options.real("temperature"), 2.5);
         QCOMPARE(registry.options("s", {}).real("temperature"), 1.0);

@@ -276,6 +276,13 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
     fmt::print("\n");
 }
 
+// Says once, on stderr, when the session capped the budget at the size of the space.
+void sayBudgetCap(const TuningSession& session, const TuneOptions& o) {
+    if (auto asked = session.budgetCappedFrom())
+        fmt::print(stderr, "--budget {} is more than the {} configs of the {} space, so the budget is {}.\n",
+                   *asked, *session.budget(), o.space, *session.budget());
+}
+
 SessionSettings sessionSettings(const TuneOptions& o, SpaceMode mode) {
     SessionSettings settings;
     settings.mode = mode;
@@ -335,6 +342,7 @@ void runKernelTune(const TuneOptions& o) {
     strategy->reset({&target.space(), mode, o.seed, strategyOptions,
                      transferPrior(o, *strategy, target.spec().name, target.space(), store, o.resume)});
     TuningSession session(target.space(), target.backend(), *strategy, sessionSettings(o, mode));
+    sayBudgetCap(session, o);
     std::int64_t sessionId = o.resume;
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
     if (o.resume > 0) {
@@ -349,7 +357,7 @@ void runKernelTune(const TuneOptions& o) {
         record.options = strategyOptions.toJson();
         record.seed = o.seed;
         record.spaceMode = o.space;
-        record.budget = o.budget;
+        record.budget = *session.budget();
         nlohmann::json names = nlohmann::json::array();
         for (const Parameter& p : target.space().parameters())
             names.push_back(p.name);
@@ -391,6 +399,7 @@ void runTune(const TuneOptions& o) {
                      transferPrior(o, *strategy, dataset->kernelName, dataset->space, store, o.resume)});
     ReplayBackend backend(dataset, o.stochastic, o.seed);
     TuningSession session(dataset->space, backend, *strategy, sessionSettings(o, mode));
+    sayBudgetCap(session, o);
 
     std::int64_t sessionId = o.resume;
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
@@ -398,7 +407,9 @@ void runTune(const TuneOptions& o) {
         running.emplace(store.path(), o.resume);
         session.preload(reopenForResume(store, *store.session(o.resume), dataset->space, o.dataset));
     } else {
-        sessionId = store.beginSession(describeSession(o, *dataset, strategyName, strategyOptions));
+        SessionRecord record = describeSession(o, *dataset, strategyName, strategyOptions);
+        record.budget = *session.budget(); // capped at the space's size
+        sessionId = store.beginSession(record);
         running.emplace(store.path(), sessionId);
     }
     std::vector<std::string> names;

@@ -11,8 +11,10 @@ class QFormLayout;
 
 namespace ts::gui {
 
-// A form generated from a strategy's option table: a check box per Bool option, a line edit per other
-// option (core validates the text and names the option when it does not parse). Descriptions are tool tips.
+// A form generated from a strategy's option table: a check box per Bool option, a spin box over the range of
+// an Integer option, a combo box of the choices of a String option, a line edit per Real option (core
+// validates the text and names the option when it does not parse or lies outside the range). Descriptions,
+// ranges and defaults are tool tips.
 class OptionForm : public QWidget {
     Q_OBJECT
 public:

@@ -206,7 +206,9 @@ void SessionRunner::runInWorker(const Request& request) {
             sessionId = *request.resumeSession; // from here on a failure ends the record as failed
             store->reopenSession(*sessionId);
         } else {
-            sessionId = store->beginSession(describe(request, target.get(), space, strategyName, options));
+            SessionRecord record = describe(request, target.get(), space, strategyName, options);
+            record.budget = session.budget().value_or(record.budget); // capped at the space's size
+            sessionId = store->beginSession(record);
             running.emplace(request.databasePath.toStdString(), *sessionId);
         }
         QMetaObject::invokeMethod(this, [this, id = *sessionId] {

@@ -375,7 +375,7 @@ void RecordStore::commit(std::int64_t session, const Trial& trial,
     stored.finishedAt = trial.finishedAt;
     stored.metrics = measurement.metrics;
     const std::string action =
-        fmt::format("Cannot save trial {} of session {} in the records database", trial.number, session);
+        fmt::format("Cannot save trial {} of session {} in the records database", trial.number + 1, session);
     SqliteTransaction transaction(*m_db, action);
     insertTrial(stored, action);
     transaction.commit();

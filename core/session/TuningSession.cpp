@@ -26,6 +26,12 @@ TuningSession::TuningSession(const SearchSpace& space, Backend& backend, Strateg
     : m_space(space), m_backend(backend), m_strategy(strategy), m_settings(settings) {
     if (m_settings.batchSize == 0)
         m_settings.batchSize = 1;
+    std::optional<std::int64_t>& budget = m_settings.stop.maxEvaluations;
+    const SearchSpace::Index domain = space.domainSize(m_settings.mode);
+    if (budget && *budget > 0 && domain > 0 && static_cast<SearchSpace::Index>(*budget) > domain) {
+        m_budgetCappedFrom = budget;
+        budget = static_cast<std::int64_t>(domain);
+    }
 }
 
 void TuningSession::preload(std::vector<Trial> trials) {
@@ -155,7 +161,7 @@ std::optional<StopReason> TuningSession::stopReason() const {
     if (m_cancelled)
         return StopReason::Cancelled;
     if (stop.maxEvaluations && evaluations >= *stop.maxEvaluations)
-        return StopReason::Budget;
+        return m_budgetCappedFrom ? StopReason::Exhausted : StopReason::Budget; // capped: the whole domain
     if (stop.targetObjective && m_best && m_trials[*m_best].measurement.objective <= *stop.targetObjective)
         return StopReason::Target;
     if (stop.patience && evaluations - m_lastImprovement >= *stop.patience)

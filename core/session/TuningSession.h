@@ -26,7 +26,9 @@ struct SessionSettings {
 // run() blocks the calling thread; pause(), resume() and cancel() may be called from any thread.
 class TuningSession {
 public:
-    // The space, backend and strategy must outlive the session. The strategy must already be reset.
+    // The space, backend and strategy must outlive the session. The strategy must already be reset. A budget
+    // larger than the domain of the settings' mode is capped at the domain's size (budgetCappedFrom() tells
+    // the caller, which says so), so that progress and its ETA count towards what can really be evaluated.
     TuningSession(const SearchSpace& space, Backend& backend, Strategy& strategy, SessionSettings settings);
 
     void addObserver(SessionObserver* observer) { m_observers.push_back(observer); }
@@ -40,6 +42,11 @@ public:
     void resume();
     void cancel();
     bool isPaused() const { return m_paused; }
+
+    // The budget in force (after the cap), nullopt without one.
+    std::optional<std::int64_t> budget() const { return m_settings.stop.maxEvaluations; }
+    // The budget asked for when it was capped at the domain's size, else nullopt.
+    std::optional<std::int64_t> budgetCappedFrom() const { return m_budgetCappedFrom; }
 
     const std::vector<Trial>& trials() const { return m_trials; }
     const Trial* best() const;
@@ -59,6 +66,7 @@ private:
     Strategy& m_strategy;
     SessionSettings m_settings;
     std::vector<SessionObserver*> m_observers;
+    std::optional<std::int64_t> m_budgetCappedFrom;
 
     std::vector<Trial> m_trials;
     std::map<SearchSpace::Index, std::size_t> m_byIndex;

@@ -21,14 +21,16 @@ constexpr std::size_t kIdleSteps = 50;
 
 std::vector<OptionSpec> DualAnnealing::optionTable() {
     return {
-        {"initial_temp", OptionType::Real, "5230.0", "Initial temperature of the visiting distribution."},
-        {"restart_temp_ratio", OptionType::Real, "2e-5",
-         "Re-anneal when the temperature falls below initial_temp times this."},
-        {"visit", OptionType::Real, "2.62", "Visiting parameter qv in (1, 3): higher jumps farther."},
-        {"accept", OptionType::Real, "-5.0", "Acceptance parameter qa: lower accepts fewer uphill moves."},
-        {"maxiter", OptionType::Integer, "1000", "Temperature steps before re-annealing."},
-        {"no_local_search", OptionType::Bool, "false",
-         "Skip the local searches (plain generalized annealing)."},
+        OptionSpec::real("initial_temp", "5230.0", 0.01, 5e4,
+                         "Initial temperature of the visiting distribution."),
+        OptionSpec::real("restart_temp_ratio", "2e-5", 0.0, 1.0,
+                         "Re-anneal when the temperature falls below initial_temp times this."),
+        OptionSpec::real("visit", "2.62", 1.01, 2.99, "Visiting parameter qv: higher jumps farther."),
+        OptionSpec::real("accept", "-5.0", -1e4, -5.0,
+                         "Acceptance parameter qa: lower accepts fewer uphill moves."),
+        OptionSpec::integer("maxiter", "1000", 1, 1e9, "Temperature steps before re-annealing."),
+        OptionSpec::boolean("no_local_search", "false",
+                            "Skip the local searches (plain generalized annealing)."),
     };
 }
 
@@ -91,13 +93,12 @@ std::vector<double> DualAnnealing::visiting(const std::vector<double>& point, st
 }
 
 SearchCoroutine DualAnnealing::search() {
-    const StrategyOptions options = optionsWith(optionTable());
-    const double initialTemp = options.real("initial_temp");
-    const double restartTemp = initialTemp * options.real("restart_temp_ratio");
-    const double qa = options.real("accept");
-    const std::int64_t maxIter = options.integer("maxiter");
-    const bool localSearch = !options.boolean("no_local_search");
-    m_visit = std::clamp(options.real("visit"), 1.01, 2.99);
+    const double initialTemp = options().real("initial_temp");
+    const double restartTemp = initialTemp * options().real("restart_temp_ratio");
+    const double qa = options().real("accept");
+    const std::int64_t maxIter = options().integer("maxiter");
+    const bool localSearch = !options().boolean("no_local_search");
+    m_visit = options().real("visit");
     const double qv = m_visit;
     const double factor2 = std::exp((4.0 - qv) * std::log(qv - 1.0));
     const double factor3 = std::exp((2.0 - qv) * std::log(2.0) / (qv - 1.0));

@@ -16,6 +16,7 @@ class DualAnnealing : public MemoizedSearch {
 public:
     std::string name() const override { return "dual_annealing"; }
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
 private:
     SearchCoroutine search() override;

@@ -24,15 +24,17 @@ std::size_t positive(std::int64_t value) {
 std::vector<OptionSpec> Evolutionary::optionTable() {
     std::vector<OptionSpec> table = commonOptions();
     std::vector<OptionSpec> own{
-        {"population", OptionType::Integer, "128", "Configs in the population evolved on the model"},
-        {"generations", OptionType::Integer, "4", "Generations evolved per batch (no measurements)"},
-        {"mutation_prob", OptionType::Real, "0.85",
-         "Chance that a crossover child also mutates one parameter (a child without crossover always does)"},
-        {"crossover_prob", OptionType::Real, "0.5",
-         "Chance that a child is a uniform crossover of two parents"},
-        {"elite", OptionType::Integer, "16", "Best measured configs seeding the population"},
-        {"diversity", OptionType::Integer, "2",
-         "Picks of a batch differ in at least this many parameters where the population allows"},
+        OptionSpec::integer("population", "128", 1, 65536, "Configs in the population evolved on the model"),
+        OptionSpec::integer("generations", "4", 0, 1000, "Generations evolved per batch (no measurements)"),
+        OptionSpec::real("mutation_prob", "0.85", 0.0, 1.0,
+                         "Chance that a crossover child also mutates one parameter (a child without "
+                         "crossover always does)"),
+        OptionSpec::real("crossover_prob", "0.5", 0.0, 1.0,
+                         "Chance that a child is a uniform crossover of two parents"),
+        OptionSpec::integer("elite", "16", 0, 65536, "Best measured configs seeding the population"),
+        OptionSpec::integer(
+            "diversity", "2", 0, 1000,
+            "Picks of a batch differ in at least this many parameters where the population allows"),
     };
     table.insert(table.end(), own.begin(), own.end());
     return table;

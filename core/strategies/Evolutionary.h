@@ -19,6 +19,7 @@ namespace ts {
 class Evolutionary : public ModelStrategyBase {
 public:
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
     std::string name() const override { return "evolutionary"; }
 

@@ -1,7 +1,5 @@
 #include "strategies/GeneticAlgorithm.h"
 
-#include "util/Error.h"
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -20,11 +18,12 @@ constexpr std::size_t kAttemptsPerIndividual = 50;
 
 std::vector<OptionSpec> GeneticAlgorithm::optionTable() {
     return {
-        {"popsize", OptionType::Integer, "20", "Individuals per generation."},
-        {"method", OptionType::String, "uniform",
-         "Crossover: single_point, two_point, uniform or disruptive_uniform."},
-        {"mutation_chance", OptionType::Integer, "10",
-         "A child mutates with probability 1 / mutation_chance."},
+        OptionSpec::integer("popsize", "20", 2, 10000, "Individuals per generation."),
+        OptionSpec::choice("method", "uniform",
+                           {"single_point", "two_point", "uniform", "disruptive_uniform"},
+                           "Crossover of two parents' parameter values."),
+        OptionSpec::integer("mutation_chance", "10", 1, 1e6,
+                            "A child mutates with probability 1 / mutation_chance."),
     };
 }
 
@@ -51,7 +50,7 @@ std::pair<SearchSpace::Index, SearchSpace::Index> GeneticAlgorithm::crossover(In
     } else if (method == "uniform") {
         for (std::size_t k = 0; k < n; ++k)
             swap[k] = uniform() < 0.5;
-    } else if (method == "disruptive_uniform") {
+    } else { // disruptive_uniform, the table's last choice
         // Exactly half of the differing genes are exchanged.
         std::vector<std::size_t> differing;
         for (std::size_t k = 0; k < n; ++k)
@@ -60,10 +59,6 @@ std::pair<SearchSpace::Index, SearchSpace::Index> GeneticAlgorithm::crossover(In
         std::shuffle(differing.begin(), differing.end(), rng());
         for (std::size_t k = 0; k < differing.size() / 2; ++k)
             swap[differing[k]] = true;
-    } else {
-        throw Error("Option \"method\" of strategy \"genetic_algorithm\" must be single_point, two_point, "
-                    "uniform or disruptive_uniform, not \"" +
-                    method + "\".");
     }
     Index childA = a;
     Index childB = b;
@@ -77,10 +72,9 @@ std::pair<SearchSpace::Index, SearchSpace::Index> GeneticAlgorithm::crossover(In
 }
 
 SearchCoroutine GeneticAlgorithm::search() {
-    const StrategyOptions options = optionsWith(optionTable());
-    const auto popSize = static_cast<std::size_t>(std::max<std::int64_t>(2, options.integer("popsize")));
-    const std::string& method = options.text("method");
-    const auto mutationChance = std::max<std::int64_t>(1, options.integer("mutation_chance"));
+    const auto popSize = static_cast<std::size_t>(options().integer("popsize"));
+    const std::string method = options().text("method");
+    const auto mutationChance = options().integer("mutation_chance");
 
     std::vector<Index> population;
     while (population.size() < popSize) {

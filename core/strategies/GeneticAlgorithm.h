@@ -13,6 +13,7 @@ class GeneticAlgorithm : public MemoizedSearch {
 public:
     std::string name() const override { return "genetic_algorithm"; }
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
 private:
     SearchCoroutine search() override;

@@ -1,33 +1,28 @@
 #include "strategies/GreedyIls.h"
 
-#include "util/Error.h"
-
 #include <algorithm>
 
 namespace ts {
 
 std::vector<OptionSpec> GreedyIls::optionTable() {
     return {
-        {"neighbor", OptionType::String, "Hamming", "Neighbourhood of the climb: Hamming or adjacent."},
-        {"restart", OptionType::Bool, "true",
-         "Restart the neighbour scan at each improvement (first improvement)."},
-        {"no_improvement", OptionType::Integer, "50",
-         "Climbs without a new best before restarts become random."},
-        {"random_walk", OptionType::Real, "0.3", "Perturbation size as a share of the parameters."},
+        OptionSpec::choice("neighbor", "Hamming", {"Hamming", "adjacent"}, "Neighbourhood of the climb."),
+        OptionSpec::boolean("restart", "true",
+                            "Restart the neighbour scan at each improvement (first improvement)."),
+        OptionSpec::integer("no_improvement", "50", 0, 1e6,
+                            "Climbs without a new best before restarts become random."),
+        OptionSpec::real("random_walk", "0.3", 0.0, 1.0,
+                         "Perturbation size as a share of the parameters (at least one step)."),
     };
 }
 
 SearchCoroutine GreedyIls::search() {
-    const StrategyOptions options = optionsWith(optionTable());
-    const std::string& neighbor = options.text("neighbor");
-    if (neighbor != "Hamming" && neighbor != "adjacent")
-        throw Error("Option \"neighbor\" of strategy \"greedy_ils\" must be Hamming or adjacent, not \"" +
-                    neighbor + "\".");
-    const bool adjacent = neighbor == "adjacent";
-    const bool restart = options.boolean("restart");
-    const std::int64_t noImprovement = options.integer("no_improvement");
+    const bool adjacent = options().text("neighbor") == "adjacent";
+    const bool restart = options().boolean("restart");
+    const std::int64_t noImprovement = options().integer("no_improvement");
+    // random_walk lies in [0, 1] (the table), so the product is at most the number of parameters.
     const auto walkSteps = std::max<std::size_t>(
-        1, static_cast<std::size_t>(options.real("random_walk") * static_cast<double>(tunable().size())));
+        1, static_cast<std::size_t>(options().real("random_walk") * static_cast<double>(tunable().size())));
 
     auto start = freshCandidate();
     if (!start)

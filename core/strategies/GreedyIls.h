@@ -12,6 +12,7 @@ class GreedyIls : public MemoizedSearch {
 public:
     std::string name() const override { return "greedy_ils"; }
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
 private:
     SearchCoroutine search() override;

@@ -74,10 +74,6 @@ SearchSpace::Index MemoizedSearch::withDigit(Index index, std::size_t parameter,
     return index - digitOf(index, parameter) * m_strides[parameter] + Index{digit} * m_strides[parameter];
 }
 
-StrategyOptions MemoizedSearch::optionsWith(const std::vector<OptionSpec>& table) const {
-    return StrategyOptions(name(), table, options().values());
-}
-
 void MemoizedSearch::onReset() {
     m_objectives.clear();
     m_wanted.clear();

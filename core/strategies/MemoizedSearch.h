@@ -89,8 +89,6 @@ protected:
     std::size_t uniformIndex(std::size_t count) {
         return std::uniform_int_distribution<std::size_t>(0, count - 1)(rng());
     }
-    // The strategy's options completed with the table's defaults (a strategy may be reset without any).
-    StrategyOptions optionsWith(const std::vector<OptionSpec>& table) const;
 
 private:
     void onReset() final;

@@ -44,20 +44,23 @@ double logit(double p) {
 
 std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
     std::vector<OptionSpec> table = commonOptions();
-    table.push_back({"ensemble", OptionType::Integer, "3", "Regressors whose spread gives the uncertainty"});
-    table.push_back({"validity_power", OptionType::Real, "1",
-                     "Exponent of P(valid) in the acquisition: higher avoids likely-invalid configs harder"});
     table.push_back(
-        {"min_spread", OptionType::Real, "0.01", "Smallest log-time spread assumed by expected improvement"});
-    table.push_back({"prior_halflife", OptionType::Real, "150",
-                     "With a transfer prior: Ok trials after which the prior counts half as much"});
+        OptionSpec::integer("ensemble", "3", 1, 64, "Regressors whose spread gives the uncertainty"));
+    table.push_back(OptionSpec::real(
+        "validity_power", "1", 0.0, 100.0,
+        "Exponent of P(valid) in the acquisition: higher avoids likely-invalid configs harder"));
+    table.push_back(OptionSpec::real("min_spread", "0.01", 1e-6, 10.0,
+                                     "Smallest log-time spread assumed by expected improvement"));
     table.push_back(
-        {"diversity", OptionType::Integer, "0",
-         "Parameters in which the configs of a batch differ at least, where the candidates allow (0: "
-         "no filter; 2 and 3 measured no better)"});
+        OptionSpec::real("prior_halflife", "150", 1e-3, 1e9,
+                         "With a transfer prior: Ok trials after which the prior counts half as much"));
     table.push_back(
-        {"pool", OptionType::Integer, "16384",
-         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"});
+        OptionSpec::integer("diversity", "0", 0, 1000,
+                            "Parameters in which the configs of a batch differ at least, where the "
+                            "candidates allow (0: no filter; 2 and 3 measured no better)"));
+    table.push_back(OptionSpec::integer(
+        "pool", "16384", 1, 1 << 22,
+        "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"));
     return table;
 }
 

@@ -23,6 +23,7 @@ namespace ts {
 class ModelGuidedSearch : public ModelStrategyBase {
 public:
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
     std::string name() const override { return "xgb"; }
     bool usesPrior() const override { return true; }

@@ -20,19 +20,21 @@ std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::
 
 std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
     return {
-        {"startup_valid", OptionType::Integer, "3", "Random configs are drawn until this many measured Ok"},
-        {"startup_min", OptionType::Integer, "5", "... and at least this many were evaluated"},
-        {"batch_max", OptionType::Integer, "8", "Largest batch"},
-        {"batch_growth", OptionType::Integer, "16",
-         "Observations per batch slot: batches grow as observations / this"},
-        {"epsilon", OptionType::Real, "0.05", "Chance that a batch slot is a random config instead"},
-        {"rounds", OptionType::Integer, "40",
-         "Most boosting rounds per model (early stopping on a held-out slice)"},
-        {"max_depth", OptionType::Integer, "6", "Depth of the trees"},
-        {"threads", OptionType::Integer, "1", "XGBoost threads"},
-        {"restrictions", OptionType::Bool, "true",
-         "Learn divisibility restrictions (a % (b * c) == 0 ...) from the failed configs and avoid breaking "
-         "them"},
+        OptionSpec::integer("startup_valid", "3", 2, 1e6,
+                            "Random configs are drawn until this many measured Ok"),
+        OptionSpec::integer("startup_min", "5", 0, 1e6, "... and at least this many were evaluated"),
+        OptionSpec::integer("batch_max", "8", 1, 1e5, "Largest batch"),
+        OptionSpec::integer("batch_growth", "16", 1, 1e6,
+                            "Observations per batch slot: batches grow as observations / this"),
+        OptionSpec::real("epsilon", "0.05", 0.0, 1.0, "Chance that a batch slot is a random config instead"),
+        OptionSpec::integer("rounds", "40", 1, 1e4,
+                            "Most boosting rounds per model (early stopping on a held-out slice)"),
+        OptionSpec::integer("max_depth", "6", 1, 32, "Depth of the trees"),
+        OptionSpec::integer("threads", "1", 1, 1024, "XGBoost threads"),
+        OptionSpec::boolean(
+            "restrictions", "true",
+            "Learn divisibility restrictions (a % (b * c) == 0 ...) from the failed configs and "
+            "avoid breaking them"),
     };
 }
 
@@ -47,7 +49,7 @@ XgbSettings ModelStrategyBase::modelSettings() {
     XgbSettings settings;
     settings.rounds = static_cast<int>(options().integer("rounds"));
     settings.maxDepth = static_cast<int>(options().integer("max_depth"));
-    settings.threads = static_cast<int>(std::max<std::int64_t>(1, options().integer("threads")));
+    settings.threads = static_cast<int>(options().integer("threads"));
     settings.seed = rng()();
     return settings;
 }

@@ -25,19 +25,18 @@ double acceptance(double oldCost, double newCost, double temperature) {
 
 std::vector<OptionSpec> SimulatedAnnealing::optionTable() {
     return {
-        {"T", OptionType::Real, "1.0", "Starting temperature."},
-        {"T_min", OptionType::Real, "0.001", "Temperature at which the schedule restarts."},
-        {"alpha", OptionType::Real, "0.995", "Temperature factor per evaluated config."},
-        {"maxiter", OptionType::Integer, "1", "Neighbours tried per temperature step."},
+        OptionSpec::real("T", "1.0", 1e-9, 1e9, "Starting temperature."),
+        OptionSpec::real("T_min", "0.001", 0.0, 1e9, "Temperature at which the schedule restarts."),
+        OptionSpec::real("alpha", "0.995", 0.0, 1.0, "Temperature factor per evaluated config."),
+        OptionSpec::integer("maxiter", "1", 1, 1e6, "Neighbours tried per temperature step."),
     };
 }
 
 SearchCoroutine SimulatedAnnealing::search() {
-    const StrategyOptions options = optionsWith(optionTable());
-    const double tStart = options.real("T");
-    const double tMin = options.real("T_min");
-    const double alpha = options.real("alpha");
-    const std::int64_t stepsPerTemperature = std::max<std::int64_t>(1, options.integer("maxiter"));
+    const double tStart = options().real("T");
+    const double tMin = options().real("T_min");
+    const double alpha = options().real("alpha");
+    const std::int64_t stepsPerTemperature = options().integer("maxiter");
 
     while (true) {
         auto start = freshCandidate();

@@ -13,6 +13,7 @@ class SimulatedAnnealing : public MemoizedSearch {
 public:
     std::string name() const override { return "simulated_annealing"; }
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
 private:
     SearchCoroutine search() override;

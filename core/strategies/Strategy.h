@@ -1,6 +1,7 @@
 #pragma once
 
 #include "session/Trial.h"
+#include "strategies/OptionSpec.h"
 #include "strategies/StrategyContext.h"
 
 #include <optional>
@@ -20,6 +21,10 @@ class Strategy {
 public:
     virtual ~Strategy() = default;
     virtual std::string name() const = 0;
+    // The strategy's option table (the registry lists the same); empty for strategies without options.
+    virtual std::vector<OptionSpec> optionSpecs() const { return {}; }
+    // Throws Error naming the option when the context's options do not fit optionSpecs(); nothing is
+    // proposed or measured before.
     virtual void reset(const StrategyContext& context) = 0;
     virtual std::vector<SearchSpace::Index> propose(std::size_t maxCount) = 0;
     virtual void observe(std::span<const Trial> trials) = 0;

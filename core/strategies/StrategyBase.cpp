@@ -3,7 +3,9 @@
 namespace ts {
 
 void StrategyBase::reset(const StrategyContext& context) {
+    StrategyOptions options(name(), optionSpecs(), context.options.values());
     m_context = context;
+    m_context.options = std::move(options);
     m_rng.seed(context.seed);
     m_proposed.clear();
     m_swaps.clear();

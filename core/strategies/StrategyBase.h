@@ -14,6 +14,8 @@ namespace ts {
 // candidates, and the observed trials with the best valid one.
 class StrategyBase : public Strategy {
 public:
+    // Completes the context's options with the defaults of optionSpecs() and validates them (throwing
+    // before any state changes), then resets the helpers and calls onReset().
     void reset(const StrategyContext& context) override;
     void observe(std::span<const Trial> trials) override;
 
@@ -24,6 +26,7 @@ protected:
 
     const SearchSpace& space() const { return *m_context.space; }
     SpaceMode mode() const { return m_context.mode; }
+    // Every option of optionSpecs(), validated.
     const StrategyOptions& options() const { return m_context.options; }
     const TransferPrior* transferPrior() const { return m_context.prior.get(); }
     std::mt19937_64& rng() { return m_rng; }

@@ -2,45 +2,49 @@
 
 #include "util/Error.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ts {
 
-const char* toString(OptionType type) {
-    switch (type) {
-    case OptionType::Integer:
-        return "int";
-    case OptionType::Real:
-        return "float";
-    case OptionType::Bool:
-        return "bool";
-    case OptionType::String:
-        return "string";
-    }
-    return "?";
-}
-
 namespace {
 
-std::optional<std::int64_t> parseInteger(const std::string& text) {
-    std::int64_t value = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return value;
+// Longer values are shortened in messages: the value is the user's, its length unbounded.
+constexpr std::size_t kShownLength = 60;
+
+std::string shown(const std::string& text) {
+    return text.size() <= kShownLength ? text : text.substr(0, kShownLength) + "...";
 }
 
-std::optional<double> parseReal(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        double value = std::stod(text, &used);
-        if (used == text.size())
-            return value;
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
+enum class Parsed { Ok, NotANumber, OutOfRange };
+
+Parsed parseInteger(const std::string& text, std::int64_t& value) {
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    auto [end, error] = std::from_chars(first, last, value);
+    if (end != last)
+        return Parsed::NotANumber;
+    if (error == std::errc::result_out_of_range)
+        return Parsed::OutOfRange;
+    return error == std::errc() ? Parsed::Ok : Parsed::NotANumber;
+}
+
+// A decimal or scientific number, "inf" and "nan" included (the range check rejects them).
+Parsed parseReal(const std::string& text, double& value) {
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    if (first != last && *first == '+')
+        ++first;
+    auto [end, error] = std::from_chars(first, last, value);
+    if (end != last || first == last)
+        return Parsed::NotANumber;
+    if (error == std::errc::result_out_of_range)
+        return Parsed::OutOfRange;
+    return error == std::errc() ? Parsed::Ok : Parsed::NotANumber;
 }
 
 std::optional<bool> parseBool(const std::string& text) {
@@ -51,18 +55,41 @@ std::optional<bool> parseBool(const std::string& text) {
     return std::nullopt;
 }
 
-bool parses(OptionType type, const std::string& text) {
-    switch (type) {
-    case OptionType::Integer:
-        return parseInteger(text).has_value();
-    case OptionType::Real:
-        return parseReal(text).has_value();
-    case OptionType::Bool:
-        return parseBool(text).has_value();
-    case OptionType::String:
-        return true;
+// Why `value` is not acceptable for `spec` (a clause for "is VALUE, ..."), or nullopt when it is.
+std::optional<std::string> problemWith(const OptionSpec& spec, const std::string& value) {
+    const std::string outside = fmt::format("outside its range {}", spec.allowed());
+    switch (spec.type) {
+    case OptionType::Integer: {
+        std::int64_t number = 0;
+        Parsed parsed = parseInteger(value, number);
+        if (parsed == Parsed::NotANumber)
+            return fmt::format("not an integer (its range: {})", spec.allowed());
+        if (parsed == Parsed::OutOfRange || static_cast<double>(number) < spec.min ||
+            static_cast<double>(number) > spec.max)
+            return outside;
+        return std::nullopt;
     }
-    return false;
+    case OptionType::Real: {
+        double number = 0.0;
+        Parsed parsed = parseReal(value, number);
+        if (parsed == Parsed::NotANumber)
+            return fmt::format("not a number (its range: {})", spec.allowed());
+        // NaN fails both comparisons, so it is tested for explicitly.
+        if (parsed == Parsed::OutOfRange || !std::isfinite(number) || number < spec.min || number > spec.max)
+            return outside;
+        return std::nullopt;
+    }
+    case OptionType::Bool:
+        if (!parseBool(value))
+            return std::string("not true or false");
+        return std::nullopt;
+    case OptionType::String:
+        if (!spec.choices.empty() &&
+            std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end())
+            return fmt::format("not one of {}", spec.allowed());
+        return std::nullopt;
+    }
+    return std::string("of an unknown type");
 }
 
 } // namespace
@@ -82,19 +109,25 @@ StrategyOptions::StrategyOptions(const std::string& strategy, const std::vector<
             throw Error(fmt::format("Strategy \"{}\" has no option \"{}\" (its options: {}).", strategy, name,
                                     known.empty() ? "none" : known));
         }
-        if (!parses(type->second, value))
-            throw Error(fmt::format("Option \"{}\" of strategy \"{}\" expects a {} value, not \"{}\".", name,
-                                    strategy, toString(type->second), value));
+        const OptionSpec& spec = *std::find_if(table.begin(), table.end(),
+                                               [&](const OptionSpec& row) { return row.name == name; });
+        if (auto problem = problemWith(spec, value))
+            throw Error(fmt::format("Option \"{}\" of strategy \"{}\" is \"{}\", {}.", name, strategy,
+                                    shown(value), *problem));
         m_values[name] = value;
     }
 }
 
 std::int64_t StrategyOptions::integer(const std::string& name) const {
-    return *parseInteger(m_values.at(name));
+    std::int64_t value = 0;
+    parseInteger(m_values.at(name), value);
+    return value;
 }
 
 double StrategyOptions::real(const std::string& name) const {
-    return *parseReal(m_values.at(name));
+    double value = 0.0;
+    parseReal(m_values.at(name), value);
+    return value;
 }
 
 bool StrategyOptions::boolean(const std::string& name) const {

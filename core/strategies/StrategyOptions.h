@@ -10,11 +10,14 @@
 namespace ts {
 
 // Option values of one strategy, validated against its option table: every option has a value (the
-// default unless the user gave one); unknown names and values of the wrong type are rejected.
+// default unless the user gave one); unknown names, values of the wrong type and values outside the row's
+// range or choices are rejected. The one place option values are checked: the registry builds these from
+// the user's text and StrategyBase::reset builds them again from the context, before the first trial.
 class StrategyOptions {
 public:
     StrategyOptions() = default;
-    // Throws Error naming the strategy and the option when a name is unknown or a value does not parse.
+    // Throws Error, one sentence naming the strategy, the option, the value and what the option accepts,
+    // when a name is unknown or a value does not parse or lies outside the table's range or choices.
     StrategyOptions(const std::string& strategy, const std::vector<OptionSpec>& table,
                     const std::map<std::string, std::string>& given);
 

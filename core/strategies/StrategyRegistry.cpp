@@ -19,47 +19,51 @@ namespace ts {
 const StrategyRegistry& StrategyRegistry::builtin() {
     static const StrategyRegistry registry = [] {
         StrategyRegistry r;
-        r.add({"random_sample", "Uniform random sampling without replacement.", {}, [] {
-                   return std::make_unique<RandomSample>();
-               }});
-        r.add({"brute_force", "Every config of the space in index order.", {}, [] {
-                   return std::make_unique<BruteForce>();
-               }});
+        r.add({"random_sample", "Uniform random sampling without replacement.",
+               [] { return std::make_unique<RandomSample>(); }});
+        r.add({"brute_force", "Every config of the space in index order.",
+               [] { return std::make_unique<BruteForce>(); }});
         r.add({"simulated_annealing",
                "Simulated annealing over random neighbours; temperature decays per evaluated config.",
-               SimulatedAnnealing::optionTable(), [] { return std::make_unique<SimulatedAnnealing>(); }});
+               [] { return std::make_unique<SimulatedAnnealing>(); }});
         r.add({"genetic_algorithm",
                "Genetic algorithm: rank-biased selection, crossover and mutation on the parameter values.",
-               GeneticAlgorithm::optionTable(), [] { return std::make_unique<GeneticAlgorithm>(); }});
+               [] { return std::make_unique<GeneticAlgorithm>(); }});
         r.add(
             {"greedy_ils",
              "Greedy iterated local search: first-improvement hill climbing with random-walk perturbations.",
-             GreedyIls::optionTable(), [] { return std::make_unique<GreedyIls>(); }});
+             [] { return std::make_unique<GreedyIls>(); }});
         r.add({"dual_annealing",
                "Dual annealing (scipy): generalized simulated annealing on the index encoding plus local "
                "search.",
-               DualAnnealing::optionTable(), [] { return std::make_unique<DualAnnealing>(); }});
+               [] { return std::make_unique<DualAnnealing>(); }});
         r.add(
             {"xgb",
              "Model-guided search: XGBoost validity classifier and regressor ensemble, candidates ranked by "
              "P(valid) x expected improvement.",
-             ModelGuidedSearch::optionTable(), [] { return std::make_unique<ModelGuidedSearch>(); }});
+             [] { return std::make_unique<ModelGuidedSearch>(); }});
         r.add({"tpe",
                "Tree-structured Parzen estimator (Optuna-style TPE): models good vs bad configs and proposes "
                "by "
                "the ratio l(x)/g(x).",
-               Tpe::optionTable(), [] { return std::make_unique<Tpe>(); }});
+               [] { return std::make_unique<Tpe>(); }});
         r.add({"evolutionary",
                "Model-guided evolutionary search (Ansor / MetaSchedule-style): evolves a population seeded "
                "with the "
                "best measured configs on an XGBoost cost model and validity classifier (mutation, "
                "crossover), and "
                "measures the fittest unproposed configs by P(valid) x expected improvement.",
-               Evolutionary::optionTable(), [] { return std::make_unique<Evolutionary>(); }});
+               [] { return std::make_unique<Evolutionary>(); }});
         r.setDefault("xgb");
         return r;
     }();
     return registry;
+}
+
+void StrategyRegistry::add(Builtin builtin) {
+    auto table = builtin.create()->optionSpecs();
+    add({std::move(builtin.name), std::move(builtin.description), std::move(table),
+         std::move(builtin.create)});
 }
 
 void StrategyRegistry::add(Entry entry) {

@@ -27,7 +27,15 @@ public:
     // The built-in strategies.
     static const StrategyRegistry& builtin();
 
+    // A strategy whose option table is its own (Strategy::optionSpecs()).
+    struct Builtin {
+        std::string name;
+        std::string description;
+        std::function<std::unique_ptr<Strategy>()> create;
+    };
+
     void add(Entry entry);
+    void add(Builtin builtin);
     void setDefault(const std::string& name) { m_default = name; }
     const std::string& defaultName() const { return m_default; }
 

@@ -1,10 +1,7 @@
 #include "strategies/Tpe.h"
 
-#include "util/Error.h"
-
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace ts {
@@ -34,32 +31,34 @@ std::vector<double> recencyWeights(std::size_t count) {
 
 std::vector<OptionSpec> Tpe::optionTable() {
     return {
-        {"n_startup_trials", OptionType::Integer, "10",
-         "Uniform random configs before the model takes over."},
-        {"n_ei_candidates", OptionType::Integer, "24",
-         "Draws from the good-config density scored per proposal."},
-        {"gamma", OptionType::Real, "0.1", "Fraction of the observations in the good group (rounded up)."},
-        {"gamma_max", OptionType::Integer, "25", "Most observations in the good group."},
-        {"prior_weight", OptionType::Real, "1.0",
-         "Weight of the prior kernel (uniform-like) in both densities."},
-        {"multivariate", OptionType::Bool, "true",
-         "Draw and score configs jointly from one good-config kernel instead of per parameter."},
-        {"consider_magic_clip", OptionType::Bool, "true",
-         "Floor the Gaussian bandwidths at range / min(100, 1 + kernels)."},
-        {"consider_endpoints", OptionType::Bool, "false",
-         "Let the outermost observations' bandwidths reach to the ends of the range."},
-        {"log_powers_of_two", OptionType::Bool, "true",
-         "Place parameters whose values are all powers of two at log2 of the value instead of the list "
-         "position."},
-        {"invalid", OptionType::String, "bad",
-         "Invalid evaluations: \"bad\" (the worst observations, in g(x)) or \"ignore\" (left out)."},
+        OptionSpec::integer("n_startup_trials", "10", 0, 1e6,
+                            "Uniform random configs before the model takes over."),
+        OptionSpec::integer("n_ei_candidates", "24", 1, 1e4,
+                            "Draws from the good-config density scored per proposal."),
+        OptionSpec::real("gamma", "0.1", 0.0, 1.0,
+                         "Fraction of the observations in the good group (rounded up)."),
+        OptionSpec::integer("gamma_max", "25", 1, 1e6, "Most observations in the good group."),
+        OptionSpec::real("prior_weight", "1.0", 0.0, 1e6,
+                         "Weight of the prior kernel (uniform-like) in both densities."),
+        OptionSpec::boolean(
+            "multivariate", "true",
+            "Draw and score configs jointly from one good-config kernel instead of per parameter."),
+        OptionSpec::boolean("consider_magic_clip", "true",
+                            "Floor the Gaussian bandwidths at range / min(100, 1 + kernels)."),
+        OptionSpec::boolean("consider_endpoints", "false",
+                            "Let the outermost observations' bandwidths reach to the ends of the range."),
+        OptionSpec::boolean(
+            "log_powers_of_two", "true",
+            "Place parameters whose values are all powers of two at log2 of the value instead of "
+            "the list position."),
+        OptionSpec::choice(
+            "invalid", "bad", {"bad", "ignore"},
+            "Invalid evaluations: \"bad\" (the worst observations, in g(x)) or \"ignore\" (left out)."),
     };
 }
 
 void Tpe::onReset() {
-    // A context made without the option table (e.g. by hand in a test) gets the table's defaults.
-    const StrategyOptions o =
-        options().values().empty() ? StrategyOptions(name(), optionTable(), {}) : options();
+    const StrategyOptions& o = options();
     m_startupTrials = static_cast<std::size_t>(std::max<std::int64_t>(0, o.integer("n_startup_trials")));
     m_candidates = static_cast<std::size_t>(std::max<std::int64_t>(1, o.integer("n_ei_candidates")));
     m_gamma = std::clamp(o.real("gamma"), 0.0, 1.0);
@@ -69,11 +68,7 @@ void Tpe::onReset() {
     m_settings.magicClip = o.boolean("consider_magic_clip");
     m_settings.endpoints = o.boolean("consider_endpoints");
     const bool logPowers = o.boolean("log_powers_of_two");
-    const std::string& invalid = o.text("invalid");
-    if (invalid != "bad" && invalid != "ignore")
-        throw Error(
-            fmt::format("Option \"invalid\" of tpe must be \"bad\" or \"ignore\", not \"{}\".", invalid));
-    m_invalidIsBad = invalid == "bad";
+    m_invalidIsBad = o.text("invalid") == "bad";
 
     m_axes.clear();
     for (const Parameter& parameter : space().parameters())

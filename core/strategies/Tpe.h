@@ -24,6 +24,7 @@ public:
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) override;
 
     static std::vector<OptionSpec> optionTable();
+    std::vector<OptionSpec> optionSpecs() const override { return optionTable(); }
 
 private:
     struct Observation {
