@@ -77,13 +77,16 @@ std::vector<pid_t> childrenOf(pid_t parent, const std::string& executable = {}) 
 }
 
 // A process watched through a pidfd: its exit is seen however it ends and whoever reaps it, and a recycled
-// pid cannot fool the watch.
+// pid cannot fool the watch. One still alive at the end of the test (a failed check) is killed, so a failure
+// leaves no process spinning.
 class Watched {
 public:
     explicit Watched(pid_t pid) : m_pid(pid), m_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))) {}
     ~Watched() {
-        if (m_fd >= 0)
-            ::close(m_fd);
+        if (m_fd < 0)
+            return;
+        ::syscall(SYS_pidfd_send_signal, m_fd, SIGKILL, nullptr, 0); // ESRCH when it has ended: fine
+        ::close(m_fd);
     }
     Watched(const Watched&) = delete;
     Watched& operator=(const Watched&) = delete;
