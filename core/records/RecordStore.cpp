@@ -220,6 +220,11 @@ void RecordStore::checkIntegrity() {
         return 0;
     };
     const int rc = sqlite3_exec(m_db->handle(), "PRAGMA quick_check(1)", firstRow, &verdict, nullptr);
+    if ((rc & 0xff) == SQLITE_CANTOPEN && sqlite3_db_readonly(m_db->handle(), "main") == 1)
+        throw Error(
+            fmt::format("The records database {} is in a read-only folder or mount, so nothing can be "
+                        "recorded in it.",
+                        m_path.string()));
     if ((rc & 0xff) == SQLITE_CORRUPT)
         verdict = sqlite3_errmsg(m_db->handle());
     else
