@@ -220,7 +220,9 @@ void RecordStore::checkIntegrity() {
         return 0;
     };
     const int rc = sqlite3_exec(m_db->handle(), "PRAGMA quick_check(1)", firstRow, &verdict, nullptr);
-    if ((rc & 0xff) == SQLITE_CANTOPEN && sqlite3_db_readonly(m_db->handle(), "main") == 1)
+    // A write-ahead-logged file whose -shm file cannot be created: nothing could be written here either.
+    if (((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) &&
+        sqlite3_db_readonly(m_db->handle(), "main") == 1)
         throw Error(
             fmt::format("The records database {} is in a read-only folder or mount, so nothing can be "
                         "recorded in it.",

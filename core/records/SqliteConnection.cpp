@@ -70,9 +70,10 @@ void SqliteConnection::openReadOnly() {
     if (!std::filesystem::exists(m_path, error))
         throw Error(fmt::format("The records database {} does not exist.", m_path.string()));
     open(m_path.string(), SQLITE_OPEN_READONLY, "open");
-    // The first read is where a write-ahead-logged file shows that its -shm file cannot be created.
+    // The first read is where a write-ahead-logged file shows that its -shm file cannot be created: as
+    // SQLITE_CANTOPEN on a read-only mount, as SQLITE_READONLY_* in a folder this user may not write to.
     const int rc = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
-    if ((rc & 0xff) != SQLITE_CANTOPEN)
+    if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY)
         return; // readable, or a failure the first real statement reports with its own sentence
     sqlite3_close(m_db);
     m_db = nullptr;
