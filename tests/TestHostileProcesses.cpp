@@ -172,7 +172,8 @@ class TestHostileProcesses : public QObject {
 private slots:
     void sigkillOfTheCliKillsTheLoopingWorker();
     void sigkillOfTheCliKillsWhatTheKernelStarted();
-    void sigtermEndsTheSessionAsCancelledAndResumable();
+    void signalEndsTheSessionAsCancelledAndResumable_data();
+    void signalEndsTheSessionAsCancelledAndResumable();
     void secondSigtermStopsAtOnce();
 };
 
@@ -222,9 +223,19 @@ void TestHostileProcesses::sigkillOfTheCliKillsWhatTheKernelStarted() {
     QVERIFY2(watchedChild.endsWithin(kExitDeadline), "the process the kernel forked outlived the CLI");
 }
 
-// One SIGTERM while a config loops: that measurement times out (its --timeout), its trial is committed, and
-// the session ends as cancelled with status 143; `tune --resume` continues it to its budget.
-void TestHostileProcesses::sigtermEndsTheSessionAsCancelledAndResumable() {
+void TestHostileProcesses::signalEndsTheSessionAsCancelledAndResumable_data() {
+    QTest::addColumn<int>("signal");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("SIGTERM") << SIGTERM << "SIGTERM";
+    QTest::newRow("SIGINT") << SIGINT << "SIGINT";
+}
+
+// One SIGTERM (or Ctrl-C's SIGINT) while a config loops: that measurement times out (its --timeout), its
+// trial is committed, and the session ends as cancelled with status 128 + the signal; `tune --resume`
+// continues it to its budget.
+void TestHostileProcesses::signalEndsTheSessionAsCancelledAndResumable() {
+    QFETCH(int, signal);
+    QFETCH(QString, name);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString db = dir.filePath("records.db");
@@ -237,18 +248,18 @@ void TestHostileProcesses::sigtermEndsTheSessionAsCancelledAndResumable() {
     Watched watched(worker);
     QVERIFY(watched.valid());
 
-    ::kill(static_cast<pid_t>(cli.processId()), SIGTERM);
-    QVERIFY2(cli.waitForFinished(60000), "one SIGTERM did not end the CLI once its measurement timed out");
+    ::kill(static_cast<pid_t>(cli.processId()), signal);
+    QVERIFY2(cli.waitForFinished(60000), "one signal did not end the CLI once its measurement timed out");
     const QString err = QString::fromUtf8(cli.readAllStandardError());
     QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
-    QVERIFY2(cli.exitCode() == 128 + SIGTERM, qPrintable(err));
-    QVERIFY2(err.contains("SIGTERM: stopping once the measurements in flight end"), qPrintable(err));
+    QVERIFY2(cli.exitCode() == 128 + signal, qPrintable(err));
+    QVERIFY2(err.contains(name + ": stopping once the measurements in flight end"), qPrintable(err));
     const QString last = err.trimmed().section('\n', -1);
-    QVERIFY2(last == QString("tunescope-cli: Session 1 was interrupted by SIGTERM after 1 evaluations; "
-                             "`tunescope-cli tune --resume 1 --db %1` continues it.")
-                         .arg(db),
+    QVERIFY2(last == QString("tunescope-cli: Session 1 was interrupted by %1 after 1 evaluations; "
+                             "`tunescope-cli tune --resume 1 --db %2` continues it.")
+                         .arg(name, db),
              qPrintable(last));
-    QVERIFY2(watched.endsWithin(kExitDeadline), "the worker outlived the CLI stopped with SIGTERM");
+    QVERIFY2(watched.endsWithin(kExitDeadline), "the worker outlived the CLI stopped with one signal");
     QCOMPARE(queryText(db, "SELECT status FROM sessions WHERE id = 1"), QString("cancelled"));
     QCOMPARE(queryText(db, "SELECT status FROM trials WHERE session = 1"), QString("timeout"));
 
