@@ -52,7 +52,7 @@ void runBest(const BestOptions& o) {
         o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db);
     if (!std::filesystem::exists(path))
         throw Error(fmt::format("The records database {} does not exist.", path.string()));
-    RecordStore store(path);
+    RecordStore store(path, DatabaseAccess::ReadOnly);
     const tunescope::Deployment deployment =
         tunescope::Deployment::fromJson(DeploymentBuilder(store).build());
     bool known = false;

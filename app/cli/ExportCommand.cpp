@@ -87,7 +87,7 @@ void runExport(const ExportOptions& o) {
             fmt::format("--format \"{}\" is not an export format (use deploy, header, kt-cache, t4, jsonl "
                         "or csv).",
                         o.format));
-    RecordStore store(existingDb(o.db));
+    RecordStore store(existingDb(o.db), DatabaseAccess::ReadOnly);
     const std::optional<std::int64_t> session = o.session > 0 ? std::optional(o.session) : std::nullopt;
     std::string text;
     if (o.format == "deploy" || o.format == "header") {

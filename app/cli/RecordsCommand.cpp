@@ -28,7 +28,7 @@ std::string deviceColumn(const std::string& device) {
 }
 
 void listSessions(const RecordsOptions& o) {
-    RecordStore store(dbPath(o));
+    RecordStore store(dbPath(o), DatabaseAccess::ReadOnly);
     fmt::print("{:>4}  {:<10} {:<16} {:<28} {:<14} {:>6} {:>7}  {}\n", "id", "status", "kernel", "device",
                "strategy", "trials", "budget", "space");
     for (const SessionRecord& s : store.sessions())
@@ -37,7 +37,7 @@ void listSessions(const RecordsOptions& o) {
 }
 
 void showSession(const RecordsOptions& o) {
-    RecordStore store(dbPath(o));
+    RecordStore store(dbPath(o), DatabaseAccess::ReadOnly);
     auto session = store.session(o.session);
     if (!session)
         throw Error(fmt::format("Session {} is not in {}.", o.session, store.path().string()));

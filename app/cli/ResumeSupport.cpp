@@ -30,7 +30,7 @@ SessionRecord sessionToResume(const std::filesystem::path& db, std::int64_t sess
     if (!std::filesystem::exists(db))
         throw Error(fmt::format("The records database {} does not exist, so session {} cannot be resumed.",
                                 db.string(), session));
-    RecordStore store(db);
+    RecordStore store(db, DatabaseAccess::ReadOnly);
     return SessionResume::resumable(store, session);
 }
 

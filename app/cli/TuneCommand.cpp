@@ -1,5 +1,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
+#include "InterruptSignals.h"
+#include "Interrupted.h"
 #include "KernelTarget.h"
 #include "ResumeSupport.h"
 #include "records/SessionResume.h"
@@ -16,9 +18,9 @@
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
+#include <cmath>
+#include <cstdio>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -26,12 +28,6 @@
 namespace ts::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int) {
-    g_interrupted = true;
-}
 
 struct TuneOptions {
     std::string dataset;
@@ -53,7 +49,12 @@ struct TuneOptions {
     std::vector<std::string> priors; // --prior: replay datasets of the same kernel that warm-start xgb
     bool transfer = false;           // --transfer: earlier sessions of the kernel in the database do too
     KernelTuneOptions kernel;        // --kernel / --kernel-spec: measure for real instead of replaying
+    double dbWait = 60.0;            // --db-wait: seconds a write waits for another process's lock
 };
+
+std::filesystem::path databasePath(const TuneOptions& o) {
+    return o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db);
+}
 
 // The settings of a session beyond SessionRecord's columns, for --resume.
 std::string resumeSettings(const TuneOptions& o) {
@@ -66,8 +67,7 @@ std::string resumeSettings(const TuneOptions& o) {
 
 // The options of the stored session `o.resume`, keeping only the output flags and the database of `o`.
 TuneOptions resumedOptions(const TuneOptions& o) {
-    const SessionRecord record =
-        sessionToResume(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db), o.resume);
+    const SessionRecord record = sessionToResume(databasePath(o), o.resume);
     if (record.backend != "replay" && record.backend != "cpu" && record.backend != "cuda")
         throw Error(fmt::format("Session {} ran on the {} backend; this build resumes replay, cpu and cuda "
                                 "sessions only.",
@@ -100,13 +100,13 @@ TuneOptions resumedOptions(const TuneOptions& o) {
     return resumed;
 }
 
-// Prints progress on stderr and turns Ctrl-C into a cancel between batches.
+// Prints progress on stderr and turns SIGINT / SIGTERM (InterruptSignals) into a cancel between batches.
 class ProgressPrinter : public SessionObserver {
 public:
     ProgressPrinter(TuningSession& session, const ModelQualityTracker& quality)
         : m_session(session), m_quality(quality) {}
     void progress(const SessionProgress& p) override {
-        if (g_interrupted)
+        if (InterruptSignals::received() != 0)
             m_session.cancel();
         std::string budget = p.budget ? fmt::format("/{}", *p.budget) : "";
         std::string best = p.best ? fmt::format("{:.6g} ms", *p.best) : "none yet";
@@ -136,6 +136,8 @@ void checkOptions(const TuneOptions& o) {
         throw Error(fmt::format("--time-limit {} is negative.", o.timeLimit));
     if (o.patience < 0)
         throw Error(fmt::format("--patience {} is negative.", o.patience));
+    if (!(o.dbWait >= 0) || !std::isfinite(o.dbWait))
+        throw Error(fmt::format("--db-wait {} is not a number of seconds of 0 or more.", o.dbWait));
     if (o.dataset.empty() && !o.kernel.active())
         throw Error("tune needs --dataset FILE, --kernel NAME or --kernel-spec FILE (or --resume SESSION).");
     if (!o.dataset.empty() && o.kernel.active())
@@ -297,6 +299,40 @@ SessionSettings sessionSettings(const TuneOptions& o, SpaceMode mode) {
     return settings;
 }
 
+// A write that meets another process's lock waits up to --db-wait, saying so once per wait on stderr.
+void waitForLocks(RecordStore& store, const TuneOptions& o) {
+    store.setBusyTimeout(std::chrono::milliseconds(std::llround(o.dbWait * 1000.0)));
+    store.setLockWaitNotice([path = store.path().string(), wait = o.dbWait] {
+        fmt::print(stderr,
+                   "Waiting for another process to release its lock on the records database {} (up to {:g} "
+                   "s, see --db-wait).\n",
+                   path, wait);
+        std::fflush(stderr);
+    });
+}
+
+// A signal before anything was written ends the command there.
+void stopIfInterruptedBeforeStart() {
+    if (const int signal = InterruptSignals::received())
+        throw Interrupted(signal,
+                          fmt::format("tune was stopped by {} before its session started; nothing was "
+                                      "recorded.",
+                                      InterruptSignals::name(signal)));
+}
+
+// After the result of a session a signal cancelled is printed: the sentence main ends with.
+void reportIfInterrupted(StopReason reason, const RecordStore& store, std::int64_t sessionId,
+                         std::size_t evaluations) {
+    const int signal = InterruptSignals::received();
+    if (signal == 0 || reason != StopReason::Cancelled)
+        return;
+    std::fflush(stdout);
+    throw Interrupted(signal, fmt::format("Session {} was interrupted by {} after {} evaluations; "
+                                          "`tunescope-cli tune --resume {} --db {}` continues it.",
+                                          sessionId, InterruptSignals::name(signal), evaluations, sessionId,
+                                          store.path().string()));
+}
+
 // Runs the session with the CLI's observers (records, progress, Ctrl-C) and closes the session record as
 // failed when something throws.
 StopReason runObserved(const TuneOptions& o, TuningSession& session, RecordStore& store,
@@ -310,14 +346,11 @@ StopReason runObserved(const TuneOptions& o, TuningSession& session, RecordStore
         session.addObserver(&trialLog); // after the writer: a logged trial is already committed
     session.addObserver(&quality);
     session.addObserver(&printer);
-    g_interrupted = false;
-    auto previous = std::signal(SIGINT, onInterrupt);
+    if (InterruptSignals::received() != 0)
+        session.cancel(); // a signal while the session was being set up: end it before it measures
     try {
-        StopReason reason = session.run();
-        std::signal(SIGINT, previous);
-        return reason;
+        return session.run();
     } catch (...) {
-        std::signal(SIGINT, previous);
         try {
             store.endSession(sessionId, toString(SessionStatus::Failed));
         } catch (const std::exception&) {
@@ -336,7 +369,8 @@ void runKernelTune(const TuneOptions& o) {
     KernelTuneOptions kernelOptions = o.kernel;
     kernelOptions.seed = o.seed;
     KernelTarget target(kernelOptions, o.constraints);
-    RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
+    RecordStore store(databasePath(o));
+    waitForLocks(store, o);
 
     auto strategy = registry.create(strategyName);
     strategy->reset({&target.space(), mode, o.seed, strategyOptions,
@@ -345,6 +379,7 @@ void runKernelTune(const TuneOptions& o) {
     sayBudgetCap(session, o);
     std::int64_t sessionId = o.resume;
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
+    stopIfInterruptedBeforeStart();
     if (o.resume > 0) {
         const SessionRecord stored = *store.session(o.resume);
         SessionResume::checkSameDevice(stored, target.backend().deviceFingerprint());
@@ -379,6 +414,7 @@ void runKernelTune(const TuneOptions& o) {
     StopReason reason = runObserved(o, session, store, sessionId, names, quality);
     target.printResult(session, sessionId, strategyName, toString(reason), strategy->learnedRestrictions(),
                        o.json);
+    reportIfInterrupted(reason, store, sessionId, session.trials().size());
 }
 
 void runTune(const TuneOptions& o) {
@@ -392,7 +428,8 @@ void runTune(const TuneOptions& o) {
     std::string strategyName = registry.entry(o.strategy).name;
     StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
     auto dataset = std::make_shared<const Dataset>(restrictDataset(*loadDataset(o.dataset), o.constraints));
-    RecordStore store(o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db));
+    RecordStore store(databasePath(o));
+    waitForLocks(store, o);
 
     auto strategy = registry.create(strategyName);
     strategy->reset({&dataset->space, mode, o.seed, strategyOptions,
@@ -403,6 +440,7 @@ void runTune(const TuneOptions& o) {
 
     std::int64_t sessionId = o.resume;
     std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
+    stopIfInterruptedBeforeStart();
     if (o.resume > 0) {
         running.emplace(store.path(), o.resume);
         session.preload(reopenForResume(store, *store.session(o.resume), dataset->space, o.dataset));
@@ -419,6 +457,7 @@ void runTune(const TuneOptions& o) {
     StopReason reason = runObserved(o, session, store, sessionId, names, quality);
     printResult(o, *dataset, session, sessionId, reason, strategyName, quality,
                 strategy->learnedRestrictions());
+    reportIfInterrupted(reason, store, sessionId, session.trials().size());
 }
 
 } // namespace
@@ -451,7 +490,14 @@ void addTuneCommand(CLI::App& app) {
     cmd->add_flag("--transfer", o->transfer,
                   "xgb starts from the earlier sessions of the same kernel in the database (other devices, "
                   "sizes)");
-    cmd->callback([o] { runTune(o->resume > 0 ? resumedOptions(*o) : *o); });
+    cmd->add_option("--db-wait", o->dbWait,
+                    "Seconds a write to the records database waits for another process's lock before the "
+                    "session fails")
+        ->capture_default_str();
+    cmd->callback([o] {
+        InterruptSignals signals;
+        runTune(o->resume > 0 ? resumedOptions(*o) : *o);
+    });
 }
 
 } // namespace ts::cli

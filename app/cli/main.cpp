@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "Interrupted.h"
 #include "util/Error.h"
 
 #include <cstdio>
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
+    } catch (const ts::cli::Interrupted& e) {
+        std::fprintf(stderr, "tunescope-cli: %s\n", e.what());
+        return 128 + e.signal();
     } catch (const ts::Error& e) {
         std::fprintf(stderr, "tunescope-cli: %s\n", e.what());
         return 1;

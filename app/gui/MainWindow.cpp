@@ -488,7 +488,7 @@ bool MainWindow::resumeSession(std::int64_t sessionId) {
     std::vector<Trial> trials;
     SessionRunner::Request request;
     try {
-        RecordStore store(m_databasePath.toStdString());
+        RecordStore store(m_databasePath.toStdString(), DatabaseAccess::ReadOnly);
         r = SessionResume::resumable(store, sessionId);
         request.task = resumedTask(r);
         if (request.task.measuresKernel()) {

@@ -117,7 +117,7 @@ void RecordsView::reload() {
     if (m_path.isEmpty())
         return;
     try {
-        RecordStore store(m_path.toStdString());
+        RecordStore store(m_path.toStdString(), DatabaseAccess::ReadOnly);
         m_sessions = store.sessions();
     } catch (const std::exception& e) {
         m_sessions.clear();
@@ -192,7 +192,7 @@ void RecordsView::exportSelected() {
         return;
     int format = std::max<int>(0, static_cast<int>(filters.indexOf(chosen)));
     try {
-        RecordStore store(m_path.toStdString());
+        RecordStore store(m_path.toStdString(), DatabaseAccess::ReadOnly);
         std::string text = exportText(store, format, *id);
         QFile file(path);
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||

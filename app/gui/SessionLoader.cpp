@@ -112,7 +112,7 @@ Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::ve
 }
 
 LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId) {
-    RecordStore store(databasePath.toStdString());
+    RecordStore store(databasePath.toStdString(), DatabaseAccess::ReadOnly);
     std::optional<SessionRecord> record = store.session(sessionId);
     if (!record)
         throw Error(fmt::format("Session {} is not in the records database {}.", sessionId,

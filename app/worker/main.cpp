@@ -4,6 +4,7 @@
 #ifdef TUNESCOPE_WITH_CUDA
 #include "CudaRunner.h"
 #endif
+#include "ParentGuard.h"
 #include "Runner.h"
 #include "util/Error.h"
 #include "worker/WorkerProtocol.h"
@@ -127,6 +128,7 @@ int main(int argc, char** argv) {
         }
     int cpu = pinnedCpu(argc, argv);
     Channel channel = takeChannel();
+    ParentGuard::start(channel.out);
     std::map<std::string, std::unique_ptr<Runner>> runners;
     char* line = nullptr;
     std::size_t capacity = 0;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <limits>
@@ -20,8 +21,6 @@
 namespace ts {
 
 namespace {
-
-constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
 
 constexpr const char* kCreateSchemaV1 = R"sql(
 CREATE TABLE sessions (
@@ -166,7 +165,22 @@ std::map<std::string, double> metricsFromJson(const std::string& text) {
 
 } // namespace
 
-RecordStore::RecordStore(const std::filesystem::path& path) : m_path(path) {
+RecordStore::RecordStore(const std::filesystem::path& path, DatabaseAccess access) : m_path(path) {
+    if (access == DatabaseAccess::ReadOnly) {
+        m_db = std::make_unique<SqliteConnection>(m_path, DatabaseAccess::ReadOnly);
+        m_db->setBusyTimeout(kDefaultLockWait);
+        if (schemaVersion() < kSchemaVersion) {
+            // An older file is upgraded by a writer of its own first (refused with a sentence when the file
+            // is read-only), then read as usual.
+            m_db.reset();
+            RecordStore upgraded(m_path);
+            m_db = std::make_unique<SqliteConnection>(m_path, DatabaseAccess::ReadOnly);
+            m_db->setBusyTimeout(kDefaultLockWait);
+        }
+        m_db->execute("PRAGMA foreign_keys=ON", "Cannot open the records database");
+        migrate(); // only checks the version now
+        return;
+    }
     if (m_path.has_parent_path()) {
         std::error_code error;
         std::filesystem::create_directories(m_path.parent_path(), error);
@@ -175,10 +189,12 @@ RecordStore::RecordStore(const std::filesystem::path& path) : m_path(path) {
                 fmt::format("Cannot create the records database {}: {}.", m_path.string(), error.message()));
     }
     m_db = std::make_unique<SqliteConnection>(m_path);
-    m_db->setBusyTimeout(kDefaultBusyTimeout);
+    m_db->setBusyTimeout(kDefaultLockWait);
     const char* action = "Cannot open the records database";
-    // journal_mode cannot change inside a transaction, so it comes before the migration. It is the first
+    // Before anything that could write (even switching the journal mode writes the header); it is the first
     // statement that reads the file, which is where a file that is not a database shows.
+    checkIntegrity();
+    // journal_mode cannot change inside a transaction, so it comes before the migration.
     {
         SqliteStatement journal(*m_db, "PRAGMA journal_mode=WAL", action);
         if (!journal.step() || journal.columnText(0) != "wal")
@@ -196,6 +212,32 @@ RecordStore::RecordStore(const std::filesystem::path& path) : m_path(path) {
 }
 
 RecordStore::~RecordStore() = default;
+
+void RecordStore::checkIntegrity() {
+    std::string verdict;
+    auto firstRow = [](void* out, int, char** values, char**) {
+        *static_cast<std::string*>(out) = values[0] != nullptr ? values[0] : "";
+        return 0;
+    };
+    const int rc = sqlite3_exec(m_db->handle(), "PRAGMA quick_check(1)", firstRow, &verdict, nullptr);
+    // A write-ahead-logged file whose -shm file cannot be created: nothing could be written here either.
+    if (((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) &&
+        sqlite3_db_readonly(m_db->handle(), "main") == 1)
+        throw Error(
+            fmt::format("The records database {} is in a read-only folder or mount, so nothing can be "
+                        "recorded in it.",
+                        m_path.string()));
+    if ((rc & 0xff) == SQLITE_CORRUPT)
+        verdict = sqlite3_errmsg(m_db->handle());
+    else
+        m_db->check(rc, "PRAGMA quick_check", "Cannot check the records database");
+    if (verdict == "ok")
+        return;
+    std::replace(verdict.begin(), verdict.end(), '\n', ' ');
+    throw Error(
+        fmt::format("The records database {} is damaged (quick_check: {}), so nothing was written to it.",
+                    m_path.string(), verdict));
+}
 
 std::int64_t RecordStore::schemaVersion() const {
     SqliteStatement query(*m_db, "PRAGMA user_version",
@@ -255,6 +297,10 @@ std::filesystem::path RecordStore::defaultPath() {
 
 void RecordStore::setBusyTimeout(std::chrono::milliseconds timeout) {
     m_db->setBusyTimeout(timeout);
+}
+
+void RecordStore::setLockWaitNotice(std::function<void()> notice) {
+    m_db->setLockWaitNotice(std::move(notice));
 }
 
 std::int64_t RecordStore::setMaxPageCount(std::int64_t pages) {

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "records/DatabaseAccess.h"
 #include "records/SessionRecord.h"
 #include "session/Trial.h"
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,7 +44,12 @@ class RecordStore {
 public:
     // Opens or creates the database. Throws Error with one sentence naming the file when it cannot be
     // opened or created (read-only directory, not a database, newer schema version, ...).
-    explicit RecordStore(const std::filesystem::path& path);
+    //
+    // ReadWrite first checks the file (PRAGMA quick_check) and refuses a damaged one before anything is
+    // written to it. ReadOnly (for commands that only read) needs an existing file and writes nothing to it,
+    // except that a file of an older schema is upgraded first when it is writable.
+    explicit RecordStore(const std::filesystem::path& path,
+                         DatabaseAccess access = DatabaseAccess::ReadWrite);
     ~RecordStore();
     RecordStore(const RecordStore&) = delete;
     RecordStore& operator=(const RecordStore&) = delete;
@@ -53,8 +60,11 @@ public:
 
     const std::filesystem::path& path() const { return m_path; }
 
-    // How long a call waits for another connection's lock before it fails with Error (5 s by default).
+    // How long a call waits for another connection's lock before it fails with Error (kDefaultLockWait by
+    // default), retrying meanwhile; `notice` is called once per wait longer than a second (e.g. to say so).
     void setBusyTimeout(std::chrono::milliseconds timeout);
+    void setLockWaitNotice(std::function<void()> notice);
+    static constexpr std::chrono::milliseconds kDefaultLockWait{60000};
     // Caps the file at this many pages (PRAGMA max_page_count) for this connection: a quota, and the way
     // tests reach a real "database or disk is full" failure. Returns the cap sqlite applied.
     std::int64_t setMaxPageCount(std::int64_t pages);
@@ -80,6 +90,7 @@ public:
     std::int64_t schemaVersion() const;
 
 private:
+    void checkIntegrity();
     void migrate();
     std::int64_t insertSession(const SessionRecord& session, const std::string& action);
     void insertTrial(const StoredTrial& trial, const std::string& action);
