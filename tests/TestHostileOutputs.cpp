@@ -208,6 +208,7 @@ private slots:
     void anOutputNeverReplacesItsInput_data();
     void anOutputNeverReplacesItsInput();
     void aRegularFileIsReplacedKeepingItsPermissions();
+    void aReadOnlyFileIsNotReplaced();
     void aFullFileSystemLeavesNoFileAndTheEarlierOneIntact_data();
     void aFullFileSystemLeavesNoFileAndTheEarlierOneIntact();
     void standardOutputIntoAFullDeviceFails_data();
@@ -336,6 +337,32 @@ void TestHostileOutputs::aRegularFileIsReplacedKeepingItsPermissions() {
     QCOMPARE(::stat(QFile::encodeName(target).constData(), &info), 0);
     QCOMPARE(info.st_mode & 07777, mode_t{0640});
     QCOMPARE(entries(dir.path()), QStringList{"trials.csv"});
+}
+
+void TestHostileOutputs::aReadOnlyFileIsNotReplaced() {
+    // Root may write anything: run the CLI as nobody then, in a folder anyone may write to.
+    QString program = TUNESCOPE_CLI;
+    QStringList prefix;
+    if (geteuid() == 0) {
+        program = QStandardPaths::findExecutable("setpriv");
+        if (program.isEmpty())
+            QSKIP("running as root without setpriv (util-linux) to drop the privileges");
+        prefix = {"--reuid", "65534", "--regid", "65534", "--clear-groups", TUNESCOPE_CLI};
+    }
+    QTemporaryDir dir;
+    QCOMPARE(::chmod(QFile::encodeName(dir.path()).constData(), 0777), 0);
+    const QString target = dir.filePath("scores.json");
+    writeText(target, "earlier\n");
+    QCOMPARE(::chmod(QFile::encodeName(target).constData(), 0444), 0);
+    QProcess process;
+    process.start(program, prefix + QStringList{"compare", "--dataset", kPnpoly, "--budgets", "5",
+                                                "--repeats", "1", "--json", target});
+    QVERIFY(process.waitForFinished(180000));
+    const Result r{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString(),
+                   QString::fromUtf8(process.readAllStandardError())};
+    expectOneSentence(r, {target, "Permission denied"});
+    QCOMPARE(readAll(target), QByteArray("earlier\n"));
+    QCOMPARE(entries(dir.path()), QStringList{"scores.json"});
 }
 
 void TestHostileOutputs::aFullFileSystemLeavesNoFileAndTheEarlierOneIntact_data() {

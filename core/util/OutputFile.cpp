@@ -77,6 +77,9 @@ OutputFile::~OutputFile() {
 
 void OutputFile::openTemporary() {
     const std::optional<mode_t> mode = existingMode(m_target, m_what);
+    // A file the user may not write is not replaced either, though its folder would allow the rename.
+    if (mode && ::access(m_target.c_str(), W_OK) != 0)
+        throw Error(fmt::format("Cannot write the {} {}: {}.", m_what, m_target, std::strerror(errno)));
     const std::filesystem::path target(m_target);
     if (target.filename().empty() || target.filename() == "." || target.filename() == "..")
         throw Error(fmt::format("The {} {} names a directory, not a file.", m_what, m_target));
