@@ -514,6 +514,14 @@ void TestHostileOutputs::headerOfNulAndNonUtf8NamesCompilesAndLooksUp() {
     std::ofstream(header.toStdString(), std::ios::binary) << text;
     compileAndLookUp(dir.path(), header, {hex(kernel), hex(device), "1000", hex(parameter)},
                      QString("exact 1 %1\n").arg(hex(value)));
+    // Where a name of the namespace is a macro, the header says so instead of failing somewhere inside.
+    QProcess build;
+    build.start("g++", {"-std=c++17", "-Dinner=1", "-fsyntax-only", header});
+    QVERIFY(build.waitForFinished(180000));
+    QVERIFY(build.exitCode() != 0);
+    QVERIFY2(
+        build.readAllStandardError().contains("inner, a name of this header's namespace, is a macro here"),
+        "no #error names the macro");
 }
 
 void TestHostileOutputs::headerNamespaceMustBeAUsableName_data() {
