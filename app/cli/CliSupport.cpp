@@ -62,6 +62,16 @@ std::vector<std::int64_t> parseBudgets(const std::string& text) {
     return parsePositiveList(text, "--budgets", "a positive number of evaluations");
 }
 
+std::unique_ptr<OutputFile> openOutput(const std::string& target, const std::string& what,
+                                       const std::vector<std::string>& inputs) {
+    if (target.empty())
+        return nullptr;
+    auto output = std::make_unique<OutputFile>(target, what);
+    for (const std::string& input : inputs)
+        output->protect(input);
+    return output;
+}
+
 SpaceMode parseSpaceMode(const std::string& text) {
     auto mode = spaceModeFromString(text);
     if (!mode)

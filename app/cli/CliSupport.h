@@ -2,6 +2,7 @@
 
 #include "records/Dataset.h"
 #include "space/SpaceMode.h"
+#include "util/OutputFile.h"
 
 #include <cstdint>
 #include <map>
@@ -24,6 +25,11 @@ std::vector<std::int64_t> parseBudgets(const std::string& text);
 // Comma-separated positive integers; errors name the option and say what an item must be.
 std::vector<std::int64_t> parsePositiveList(const std::string& text, const std::string& option,
                                             const std::string& meaning);
+
+// The output an option names ("-" for stdout), or none when the option was not given. Refuses, before any
+// work is done, a target that cannot be written or that is one of `inputs`.
+std::unique_ptr<OutputFile> openOutput(const std::string& target, const std::string& what,
+                                       const std::vector<std::string>& inputs = {});
 
 SpaceMode parseSpaceMode(const std::string& text);
 

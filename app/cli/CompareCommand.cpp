@@ -6,7 +6,6 @@
 #include "util/Error.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -40,11 +39,8 @@ parseStrategyOptions(const std::vector<std::string>& items) {
     return result;
 }
 
-void writeTrace(const std::string& path, const CompareResult& result,
+void writeTrace(OutputFile& output, const CompareResult& result,
                 const std::vector<std::shared_ptr<const Dataset>>& datasets, bool transfer) {
-    std::ofstream out(path);
-    if (!out)
-        throw Error(fmt::format("Cannot write the trace file {}.", path));
     for (const CompareRun& run : result.runs) {
         nlohmann::json configs = nlohmann::json::array();
         for (SearchSpace::Index index : run.configs)
@@ -54,10 +50,9 @@ void writeTrace(const std::string& path, const CompareResult& result,
                             {"dataset", datasets[run.dataset]->path.string()},
                             {"seed", run.seed},
                             {"configs", configs}};
-        out << line.dump() << '\n';
+        output.write(line.dump() + '\n');
     }
-    if (!out)
-        throw Error(fmt::format("Writing the trace file {} failed (disk full?).", path));
+    output.commit();
 }
 
 void runCompare(const CompareOptions& o) {
@@ -75,6 +70,9 @@ void runCompare(const CompareOptions& o) {
     settings.mode = parseSpaceMode(o.space);
     settings.threads = o.threads;
     settings.transfer = o.transfer;
+    // Opened before the run, so a target that cannot be written is refused before minutes of work.
+    const std::unique_ptr<OutputFile> trace = openOutput(o.trace, "trace file", o.datasets);
+    const std::unique_ptr<OutputFile> json = openOutput(o.json, "JSON file", o.datasets);
     std::vector<std::shared_ptr<const Dataset>> datasets;
     for (const std::string& path : o.datasets)
         datasets.push_back(loadDataset(path));
@@ -85,11 +83,11 @@ void runCompare(const CompareOptions& o) {
         line.update(fmt::format("[{}/{}] runs", done, total), done == total);
     });
     line.finish();
+    if (trace)
+        writeTrace(*trace, result, datasets, o.transfer);
+    if (json)
+        writeJson(*json, result, settings, datasets);
     printTable(result, settings, datasets);
-    if (!o.trace.empty())
-        writeTrace(o.trace, result, datasets, o.transfer);
-    if (!o.json.empty())
-        writeJson(o.json, result, settings, datasets);
 }
 
 } // namespace
@@ -104,8 +102,9 @@ void addCompareCommand(CLI::App& app) {
     cmd->add_option("--repeats", o->repeats, "Seeds per strategy and dataset")->capture_default_str();
     cmd->add_option("--seed", o->seed, "First seed")->capture_default_str();
     cmd->add_option("--space", o->space, "Space mode: product or constrained")->capture_default_str();
-    cmd->add_option("--trace", o->trace, "Write one JSON line per run with its evaluated configs");
-    cmd->add_option("--json", o->json, "Write the scores as JSON to this file");
+    cmd->add_option("--trace", o->trace,
+                    "Write one JSON line per run with its evaluated configs to this file (- for stdout)");
+    cmd->add_option("--json", o->json, "Write the scores as JSON to this file (- for stdout)");
     cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)");
     cmd->add_flag(
         "--transfer", o->transfer,

@@ -3,7 +3,6 @@
 #include "util/Error.h"
 
 #include <fmt/format.h>
-#include <fstream>
 
 namespace ts::cli {
 
@@ -63,12 +62,10 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
     fmt::print("{} runs in {:.2f} s\n", result.runs.size(), result.seconds);
 }
 
-void writeJson(const std::string& path, const CompareResult& result, const CompareSettings& settings,
+void writeJson(OutputFile& output, const CompareResult& result, const CompareSettings& settings,
                const std::vector<std::shared_ptr<const Dataset>>& datasets) {
-    std::ofstream out(path);
-    out << toJson(result, settings, datasets).dump(2) << '\n';
-    if (!out)
-        throw Error(fmt::format("Cannot write the JSON file {}.", path));
+    output.write(toJson(result, settings, datasets).dump(2) + '\n');
+    output.commit();
 }
 
 } // namespace ts::cli

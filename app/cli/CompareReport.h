@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/Comparison.h"
+#include "util/OutputFile.h"
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,8 +14,8 @@ namespace ts::cli {
 nlohmann::json toJson(const CompareResult& result, const CompareSettings& settings,
                       const std::vector<std::shared_ptr<const Dataset>>& datasets);
 
-// Writes toJson() to a file; throws Error naming the file when it cannot be written.
-void writeJson(const std::string& path, const CompareResult& result, const CompareSettings& settings,
+// Writes toJson() to the output and commits it; throws Error naming the output when it cannot be written.
+void writeJson(OutputFile& output, const CompareResult& result, const CompareSettings& settings,
                const std::vector<std::shared_ptr<const Dataset>>& datasets);
 
 // The table `compare` and `score` print: fraction of optimum per dataset and budget, the exact expectation of

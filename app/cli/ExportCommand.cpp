@@ -1,15 +1,16 @@
 #include "Commands.h"
 
+#include "records/CppSource.h"
 #include "records/DeploymentBuilder.h"
 #include "records/DeploymentHeader.h"
 #include "records/DeviceFingerprint.h"
 #include "records/RecordStore.h"
 #include "records/TrialExporter.h"
 #include "util/Error.h"
+#include "util/OutputFile.h"
 
 #include <cstdio>
 #include <fmt/format.h>
-#include <fstream>
 #include <set>
 
 namespace ts::cli {
@@ -29,30 +30,6 @@ std::filesystem::path existingDb(const std::string& db) {
     if (!std::filesystem::exists(path))
         throw Error(fmt::format("The records database {} does not exist.", path.string()));
     return path;
-}
-
-// Writes through a temporary file renamed into place, so a failed export never leaves half a file where a
-// good one was.
-void writeFile(const std::string& output, const std::string& text) {
-    if (output == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return;
-    }
-    const std::filesystem::path path(output);
-    const std::filesystem::path temporary = path.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out)
-            throw Error(fmt::format("Cannot write the export file {}.", output));
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        std::filesystem::remove(temporary, error);
-        throw Error(fmt::format("Cannot write the export file {}: {}.", output, error.message()));
-    }
 }
 
 // Records are bound to their hardware: say so when the configs being shipped were measured elsewhere.
@@ -87,7 +64,12 @@ void runExport(const ExportOptions& o) {
             fmt::format("--format \"{}\" is not an export format (use deploy, header, kt-cache, t4, jsonl "
                         "or csv).",
                         o.format));
+    if (o.format == "header")
+        CppSource::checkNamespace(o.space);
+    // The output is checked first: a refused target costs no work, and the database is never replaced.
+    OutputFile output(o.output, "export file");
     RecordStore store(existingDb(o.db), DatabaseAccess::ReadOnly);
+    output.protect(store.path());
     const std::optional<std::int64_t> session = o.session > 0 ? std::optional(o.session) : std::nullopt;
     std::string text;
     if (o.format == "deploy" || o.format == "header") {
@@ -108,7 +90,8 @@ void runExport(const ExportOptions& o) {
                : o.format == "jsonl"  ? exporter.jsonLines(session)
                                       : exporter.csv(session);
     }
-    writeFile(o.output, text);
+    output.write(text);
+    output.commit();
 }
 
 } // namespace

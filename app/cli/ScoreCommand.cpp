@@ -80,6 +80,9 @@ void runScore(const ScoreOptions& o) {
     settings.budgets = parseBudgets(o.budgets);
     std::sort(settings.budgets.begin(), settings.budgets.end());
     settings.mode = parseSpaceMode(o.space);
+    std::vector<std::string> inputs = o.datasets;
+    inputs.push_back(o.trace);
+    const std::unique_ptr<OutputFile> json = openOutput(o.json, "JSON file", inputs);
     std::vector<std::shared_ptr<const Dataset>> datasets;
     for (const std::string& path : o.datasets)
         datasets.push_back(loadDataset(path));
@@ -91,9 +94,9 @@ void runScore(const ScoreOptions& o) {
     for (const auto& [name, count] : perStrategy)
         settings.repeats = std::max(settings.repeats, count / static_cast<int>(datasets.size()));
     CompareResult result = Comparison::score(datasets, settings, std::move(runs));
+    if (json)
+        writeJson(*json, result, settings, datasets);
     printTable(result, settings, datasets);
-    if (!o.json.empty())
-        writeJson(o.json, result, settings, datasets);
 }
 
 } // namespace
@@ -106,7 +109,7 @@ void addScoreCommand(CLI::App& app) {
     cmd->add_option("--budgets", o->budgets, "Comma-separated evaluation budgets")->capture_default_str();
     cmd->add_option("--space", o->space, "Space mode the runs used: product or constrained")
         ->capture_default_str();
-    cmd->add_option("--json", o->json, "Write the scores as JSON to this file");
+    cmd->add_option("--json", o->json, "Write the scores as JSON to this file (- for stdout)");
     cmd->callback([o] { runScore(*o); });
 }
 

@@ -6,10 +6,9 @@
 #include "records/DeploymentHeader.h"
 #include "records/RecordStore.h"
 #include "records/TrialExporter.h"
-#include "util/Error.h"
+#include "util/OutputFile.h"
 
 #include <QDateTime>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -18,7 +17,6 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <fmt/format.h>
 
 namespace ts::gui {
 
@@ -194,10 +192,10 @@ void RecordsView::exportSelected() {
     try {
         RecordStore store(m_path.toStdString(), DatabaseAccess::ReadOnly);
         std::string text = exportText(store, format, *id);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-            file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()))
-            throw Error(fmt::format("Cannot write the export file {}.", path.toStdString()));
+        OutputFile output(path.toStdString(), "export file");
+        output.protect(m_path.toStdString());
+        output.write(text);
+        output.commit();
     } catch (const std::exception& e) {
         m_errors.report(this, tr("Cannot export"), QString::fromUtf8(e.what()));
     }

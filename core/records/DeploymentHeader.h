@@ -12,7 +12,9 @@ namespace ts {
 // anywhere.
 class DeploymentHeader {
 public:
-    // `space` names the C++ namespace of the generated code; it must be a valid identifier.
+    // `space` names the C++ namespace of the generated code ("a" or "a::b"); throws Error unless
+    // CppSource::checkNamespace accepts it. Every name and value is emitted as data no preprocessor phase
+    // reads.
     static std::string generate(const nlohmann::ordered_json& deployment,
                                 const std::string& space = "tunescope_tuned");
 };
