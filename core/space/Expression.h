@@ -29,9 +29,11 @@ public:
     // Free names in order of first appearance, excluding comprehension variables and called builtins.
     const std::vector<std::string>& variables() const { return m_variables; }
 
-    // Throws Error for unknown names, type errors, division by zero, and list-valued results.
+    // Throws Error for unknown names, type errors, division by zero, and list-valued results; the message
+    // names the role, the text and the values of its free names.
     Value evaluate(const Lookup& lookup) const;
-    // Python truthiness of the result; division by zero makes the expression false instead of throwing.
+    // Python truthiness of the result. Throws like evaluate(): a division by zero is an error, as in Python,
+    // not a false constraint (which would hide the mistake behind "no configuration satisfies").
     bool test(const Lookup& lookup) const;
 
     const ExpressionNode& root() const { return *m_root; }
