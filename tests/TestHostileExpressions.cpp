@@ -2,7 +2,6 @@
 // 20,000 terms, divisions by zero. Each must end in one sentence naming the input and the limit (or just
 // work), never in a stack overflow, through every path that reads them: the parser, the search space, the
 // T1 reader, the kernel catalog (which the GUI loads too) and the CLI.
-#include "CliRun.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpecReader.h"
 #include "space/BoundedJson.h"
@@ -12,6 +11,9 @@
 #include "space/SearchSpace.h"
 #include "space/T1Reader.h"
 #include "util/Error.h"
+
+// After the core headers: Qt defines `slots`, a parameter name there.
+#include "CliRun.h"
 
 #include <QFile>
 #include <QProcessEnvironment>
@@ -180,16 +182,18 @@ void TestHostileExpressions::deepExpressionIsOneSentenceWithTheLimit() {
 }
 
 void TestHostileExpressions::nestingUpToTheLimitWorks_data() {
-    deepExpressionIsOneSentenceWithTheLimit_data();
+    QTest::addColumn<int>("shape");
+    for (std::size_t i = 0; i < shapes().size(); ++i) {
+        if (shapes()[i].levels > 0) {
+            QTest::newRow(shapes()[i].name) << static_cast<int>(i);
+        }
+    }
 }
 
 void TestHostileExpressions::nestingUpToTheLimitWorks() {
     // The limit counts nesting levels exactly: the deepest text within it parses, one repetition more not.
     QFETCH(int, shape);
     const Shape& s = shapes()[static_cast<std::size_t>(shape)];
-    if (s.levels == 0) {
-        QSKIP("never valid text");
-    }
     const int most = ExpressionParser::kMaxNesting / s.levels;
     const Expression deepest = Expression::parse(s.make(most), "constraint");
     const std::string tooDeep = s.make(most + 1);
@@ -205,8 +209,8 @@ void TestHostileExpressions::nestingUpToTheLimitWorks() {
     const auto program = ConstraintProgram::compile(
         deepest.root(), [](std::string_view) { return std::optional<std::uint32_t>(0); });
     if (program) {
-        const PythonNumber slots[1] = {PythonNumber::fromInt(1)};
-        QCOMPARE(program->test(slots), interpreted);
+        const PythonNumber one[1] = {PythonNumber::fromInt(1)};
+        QCOMPARE(program->test(one), interpreted);
     }
     if (std::string(s.name) == "unary minus" || std::string(s.name) == "parentheses") {
         QCOMPARE(deepest.evaluate(aIs(3)), Value{std::int64_t{most % 2 == 0 || s.name[0] == 'p' ? 3 : -3}});
@@ -270,8 +274,8 @@ void TestHostileExpressions::divisionByZeroNamesTheConstraint() {
              std::string("Cannot evaluate constraint \"s == 'x' and 8 % (a - 4) == 0\" at s='x', a=4: "
                          "modulo by zero."));
     // Guarded, the constraint is fine.
-    QCOMPARE(SearchSpace(aIn({1, 2, 4}), {"a != 4 and 8 % (a - 4) == 0"}).validCount(),
-             SearchSpace::Index{2});
+    QCOMPARE(SearchSpace(aIn({1, 2, 4}), {"a != 4 and 8 % (a - 4) == 0"}).validIndices(),
+             std::vector<SearchSpace::Index>{1}); // 8 % -3 is -1 in Python, 8 % -2 is 0
 
     // A kernel spec whose constraint divides by zero at the default config names the file and the key.
     QTemporaryDir dir;
@@ -357,11 +361,13 @@ void TestHostileExpressions::cliListsOtherKernelsAndReportsTheDeepSpec() {
                                   "...\": " + QString::fromStdString(kLimitPhrase);
     QVERIFY2(warnings.front().startsWith(expectedStart), qPrintable(listed.err));
 
-    // Asking for the deep kernel by name is that sentence as the error.
+    // Asking for the deep kernel by name fails with that sentence (after the same warning).
     const auto named = ts::test::runCli({"kernels", "deep"}, environment);
     QVERIFY(named.exitCode != 0 && named.exitCode != -1);
-    QVERIFY2(named.err.trimmed().contains(QString::fromStdString(kLimitPhrase)), qPrintable(named.err));
-    QVERIFY2(!named.err.trimmed().contains('\n'), qPrintable(named.err));
+    const QStringList lines = named.err.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.front(), warnings.front());
+    QCOMPARE(lines.back(), QString(warnings.front()).replace("tunescope-cli: warning: ", "tunescope-cli: "));
 
     // An unrelated kernel tunes as if the deep spec were not there.
     const QString db = dir.filePath("records.db");

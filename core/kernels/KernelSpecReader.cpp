@@ -189,8 +189,10 @@ private:
                 for (const auto& k : known) {
                     list += (list.empty() ? "" : ", ") + k;
                 }
-                fail(key, "\"" + ExpressionParser::excerpt(text) + "\" names \"" + name +
-                              "\", which is not " + (list.empty() ? "defined." : "one of " + list + "."));
+                std::string quoted(1, '"');
+                quoted.append(ExpressionParser::excerpt(text)).push_back('"');
+                fail(key, quoted + " names \"" + name + "\", which is not " +
+                              (list.empty() ? "defined." : "one of " + list + "."));
             }
         }
         return parsed;
