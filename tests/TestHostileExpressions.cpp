@@ -7,6 +7,7 @@
 #include "space/BoundedJson.h"
 #include "space/ConstraintProgram.h"
 #include "space/Expression.h"
+#include "space/ExpressionNode.h"
 #include "space/ExpressionParser.h"
 #include "space/SearchSpace.h"
 #include "space/T1Reader.h"
@@ -131,7 +132,7 @@ fs::path writeKernel(const fs::path& folder, const std::string& spec) {
 std::vector<Parameter> aIn(std::vector<std::int64_t> values) {
     Parameter parameter{"a", ParameterType::Integer, {}};
     for (const auto v : values) {
-        parameter.values.push_back(v);
+        parameter.values.emplace_back(std::in_place_type<std::int64_t>, v);
     }
     return {parameter};
 }
@@ -220,7 +221,12 @@ void TestHostileExpressions::nestingUpToTheLimitWorks() {
 void TestHostileExpressions::flatChainsOfTwentyThousandTermsWork() {
     // Left-associative chains are flat nodes: as long as memory allows, and no deeper than one term.
     const std::string sum = "a" + repeat(" + a", kFlat - 1);
-    QCOMPARE(Expression::parse(sum, "constraint").evaluate(aIs(2)), Value{std::int64_t{2 * kFlat}});
+    const Expression parsedSum = Expression::parse(sum, "constraint");
+    QCOMPARE(parsedSum.root().children.size(), std::size_t(kFlat));
+    QCOMPARE(parsedSum.evaluate(aIs(2)), Value{std::int64_t{2 * kFlat}});
+    // Ten times longer, a nested tree would overflow the stack when walked.
+    const std::string longSum = "a" + repeat(" - a + a", 10 * kFlat);
+    QCOMPARE(Expression::parse(longSum, "constraint").evaluate(aIs(3)), Value{std::int64_t{3}});
     const std::string mixed = "a" + repeat(" - a + a * 1 // 1 % 7", kFlat / 2);
     QCOMPARE(Expression::parse(mixed, "constraint").evaluate(aIs(5)), Value{std::int64_t{5}});
     const std::string product = "a" + repeat(" * 1", kFlat);
