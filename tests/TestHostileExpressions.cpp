@@ -156,6 +156,7 @@ class TestHostileExpressions : public QObject {
 private slots:
     void deepExpressionIsOneSentenceWithTheLimit_data();
     void deepExpressionIsOneSentenceWithTheLimit();
+    void excerptKeepsUtf8Whole();
     void nestingUpToTheLimitWorks_data();
     void nestingUpToTheLimitWorks();
     void flatChainsOfTwentyThousandTermsWork();
@@ -180,6 +181,17 @@ void TestHostileExpressions::deepExpressionIsOneSentenceWithTheLimit() {
     // Through a search space, and as a value list (T1 files and kernel specs read those).
     expectNestingSentence(errorOf([&] { (void)SearchSpace(aIn({1, 2}), {text}); }), "constraint", text);
     expectNestingSentence(errorOf([&] { evaluateValueList(text); }), "value list", text);
+}
+
+void TestHostileExpressions::excerptKeepsUtf8Whole() {
+    // The quoted start of a long text ends before a character, not inside its UTF-8 bytes.
+    const std::string text = repeat("(", 58) + "'\u00e9' + " + repeat("(", kDeep) + "1";
+    const std::string message = errorOf([&] { Expression::parse(text, "constraint"); });
+    QVERIFY2(message.rfind("Cannot parse constraint \"" + repeat("(", 58) + "'...\": " + kLimitPhrase, 0) ==
+                 0,
+             message.c_str());
+    const QByteArray bytes = QByteArray::fromStdString(message);
+    QCOMPARE(QString::fromUtf8(bytes).toUtf8(), bytes);
 }
 
 void TestHostileExpressions::nestingUpToTheLimitWorks_data() {

@@ -65,7 +65,11 @@ std::string ExpressionParser::excerpt(std::string_view text) {
     if (text.size() <= kExcerptLength) {
         return std::string(text);
     }
-    return std::string(text.substr(0, kExcerptLength)) + "...";
+    std::size_t cut = kExcerptLength;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+        --cut; // never inside a UTF-8 sequence
+    }
+    return std::string(text.substr(0, cut)) + "...";
 }
 
 ExpressionParser::NestingGuard::NestingGuard(ExpressionParser& parser, int column) : m_parser(parser) {
