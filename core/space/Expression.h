@@ -22,7 +22,8 @@ public:
     // Returns the value of a free name, or nullopt when the name is unknown.
     using Lookup = std::function<std::optional<Value>(std::string_view)>;
 
-    // Throws Error naming the role ("constraint"), the text and the column when the text does not parse.
+    // Throws Error naming the role ("constraint"), the text and the column when the text does not parse or
+    // nests deeper than ExpressionParser::kMaxNesting.
     static Expression parse(std::string_view text, std::string_view role = "expression");
 
     const std::string& text() const { return m_text; }
