@@ -101,6 +101,32 @@ private slots:
         qputenv("TUNESCOPE_CACHE_DIR", m_dir.filePath("builds").toUtf8());
     }
 
+    // A kernel.json in TUNESCOPE_KERNEL_PATH whose constraint nests 50,000 deep is skipped at start-up like
+    // any malformed spec: the window opens and lists the other kernels.
+    void deepSpecInTheKernelPathIsSkippedAtStart() {
+        const QString folder = m_dir.filePath("path/deep");
+        QVERIFY(QDir().mkpath(folder));
+        const QByteArray deep = QByteArray(50000, '(') + "T" + QByteArray(50000, ')') + " > 0";
+        for (const char* source : {"/k.cpp", "/ref.cpp"}) {
+            QFile file(folder + source);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
+        QFile spec(folder + "/kernel.json");
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(R"({"name": "deep", "problem": [{"name": "N", "default": 64}],
+            "arguments": [{"name": "y", "count": "N", "output": true}], "reference": {"source": "ref.cpp"},
+            "variants": {"cpu": {"source": "k.cpp", "parameters": [{"name": "T", "values": [1], "default": 1}],
+            "constraints": [")" +
+                   deep + R"("]}}})");
+        spec.close();
+        qputenv("TUNESCOPE_KERNEL_PATH", m_dir.filePath("path").toUtf8());
+        auto w = window();
+        qunsetenv("TUNESCOPE_KERNEL_PATH");
+        QComboBox* kernels = w->taskPanel()->kernelBox();
+        QVERIFY(kernels->findData(TaskPanel::catalogKernelId("softmax")) >= 0);
+        QCOMPARE(kernels->findData(TaskPanel::catalogKernelId("deep")), -1);
+    }
+
     void cpuSessionAgreesWithDatabase() {
         auto w = window();
         Errors errors(*w);

@@ -183,9 +183,16 @@ void TestSearchSpace::unconstrainedSpaceIsTheProduct() {
 void TestSearchSpace::constantConstraints() {
     QCOMPARE(SearchSpace(smallParameters(), {"1 < 2"}).validCount(), Index{240});
     QVERIFY_THROWS_EXCEPTION(Error, SearchSpace(smallParameters(), {"2 < 1"}));
-    // Division by zero makes the constraint false, without an exception.
-    const SearchSpace space({{"a", ParameterType::Integer, ints({0, 1, 2, 4})}}, {"8 % a == 0"});
+    // Division by zero is an error naming the constraint and the config (Python raises), not a false
+    // constraint; guarded as in Python, the constraint is fine.
+    const std::vector<Parameter> withZero{{"a", ParameterType::Integer, ints({0, 1, 2, 4})}};
+    QCOMPARE(errorOf([&] { (void)SearchSpace(withZero, {"8 % a == 0"}); }),
+             std::string("Cannot evaluate constraint \"8 % a == 0\" at a=0: modulo by zero."));
+    const SearchSpace space(withZero, {"a != 0 and 8 % a == 0"});
     QCOMPARE(space.validIndices(), (std::vector<Index>{1, 2, 3}));
+    // A constant constraint that divides by zero says so, not "no configuration satisfies".
+    QCOMPARE(errorOf([&] { (void)SearchSpace(withZero, {"1 / 0 > 1"}); }),
+             std::string("Cannot evaluate constraint \"1 / 0 > 1\": division by zero."));
 }
 
 void TestSearchSpace::hotspotMatchesBruteForce() {

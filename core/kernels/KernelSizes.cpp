@@ -1,5 +1,6 @@
 #include "kernels/KernelSizes.h"
 
+#include "space/ExpressionParser.h"
 #include "util/Error.h"
 
 #include <cctype>
@@ -131,7 +132,8 @@ double evaluateSizeExpression(const KernelSpec& spec, const ProblemSize& size, c
                               const std::string& role) {
     const Value value = Expression::parse(text, role).evaluate(problemLookup(spec, size));
     if (!isNumeric(value)) {
-        throw Error("The " + role + " \"" + text + "\" gives a string, not a number.");
+        throw Error("The " + role + " \"" + ExpressionParser::excerpt(text) +
+                    "\" gives a string, not a number.");
     }
     return toNumber(value);
 }
@@ -142,8 +144,8 @@ std::int64_t argumentCount(const KernelSpec& spec, const KernelArgument& argumen
         char number[32];
         std::snprintf(number, sizeof number, "%.10g", count);
         throw Error("At size " + formatProblemSize(spec, size) + " argument " + argument.name +
-                    " of kernel " + spec.name + " would have " + number + " elements (" + argument.count +
-                    "), not a positive whole number.");
+                    " of kernel " + spec.name + " would have " + number + " elements (" +
+                    ExpressionParser::excerpt(argument.count) + "), not a positive whole number.");
     }
     return static_cast<std::int64_t>(count);
 }

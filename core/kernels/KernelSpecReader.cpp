@@ -1,7 +1,9 @@
 #include "kernels/KernelSpecReader.h"
 
 #include "kernels/KernelSizes.h"
+#include "space/BoundedJson.h"
 #include "space/Expression.h"
+#include "space/ExpressionParser.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -80,11 +82,7 @@ private:
         if (!in) {
             throw Error(m_display + ": cannot open the file.");
         }
-        try {
-            return Json::parse(in);
-        } catch (const Json::parse_error& e) {
-            throw Error(m_display + ": not valid JSON (" + e.what() + ").");
-        }
+        return parseBoundedJson(in, m_display);
     }
 
     static std::string join(const std::string& prefix, const std::string& key) {
@@ -191,7 +189,9 @@ private:
                 for (const auto& k : known) {
                     list += (list.empty() ? "" : ", ") + k;
                 }
-                fail(key, "\"" + text + "\" names \"" + name + "\", which is not " +
+                std::string quoted(1, '"');
+                quoted.append(ExpressionParser::excerpt(text)).push_back('"');
+                fail(key, quoted + " names \"" + name + "\", which is not " +
                               (list.empty() ? "defined." : "one of " + list + "."));
             }
         }
@@ -563,7 +563,7 @@ private:
             }
             if (!ok) {
                 fail(key + ".constraints[" + std::to_string(i) + "]",
-                     "\"" + variant.constraints[i] +
+                     "\"" + ExpressionParser::excerpt(variant.constraints[i]) +
                          "\" is false for the default config at the default size " +
                          formatProblemSize(spec, size) + ".");
             }

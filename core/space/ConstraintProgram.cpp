@@ -14,6 +14,27 @@ void ConstraintProgram::push(OpCode code, std::uint32_t arg, PythonNumber consta
     m_code.push_back({code, arg, constant});
 }
 
+std::optional<ConstraintProgram::OpCode> ConstraintProgram::binaryCode(ExpressionOp op) {
+    switch (op) {
+    case ExpressionOp::Add:
+        return OpCode::Add;
+    case ExpressionOp::Sub:
+        return OpCode::Sub;
+    case ExpressionOp::Mul:
+        return OpCode::Mul;
+    case ExpressionOp::Div:
+        return OpCode::Div;
+    case ExpressionOp::FloorDiv:
+        return OpCode::FloorDiv;
+    case ExpressionOp::Mod:
+        return OpCode::Mod;
+    case ExpressionOp::Pow:
+        return OpCode::Pow;
+    default:
+        return std::nullopt;
+    }
+}
+
 std::optional<ConstraintProgram> ConstraintProgram::compile(const ExpressionNode& root,
                                                             const SlotOf& slotOf) {
     ConstraintProgram program;
@@ -24,6 +45,9 @@ std::optional<ConstraintProgram> ConstraintProgram::compile(const ExpressionNode
 }
 
 bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
+    if (m_code.size() > kMaxInstructions) {
+        return false; // `x in [...]` repeats x per element: huge programs are left to the interpreter
+    }
     switch (node.kind) {
     case ExpressionNodeKind::Literal: {
         const auto& data = node.literal.data;
@@ -57,45 +81,25 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
         }
         return true;
     case ExpressionNodeKind::Binary: {
-        OpCode code;
-        switch (node.op) {
-        case ExpressionOp::Add:
-            code = OpCode::Add;
-            break;
-        case ExpressionOp::Sub:
-            code = OpCode::Sub;
-            break;
-        case ExpressionOp::Mul:
-            code = OpCode::Mul;
-            break;
-        case ExpressionOp::Div:
-            code = OpCode::Div;
-            break;
-        case ExpressionOp::FloorDiv:
-            code = OpCode::FloorDiv;
-            break;
-        case ExpressionOp::Mod:
-            code = OpCode::Mod;
-            break;
-        case ExpressionOp::Pow:
-            code = OpCode::Pow;
-            break;
-        default:
+        if (!emit(*node.children[0], slotOf)) {
             return false;
         }
-        if (!emit(*node.children[0], slotOf) || !emit(*node.children[1], slotOf)) {
-            return false;
+        for (std::size_t i = 0; i < node.ops.size(); ++i) {
+            const auto code = binaryCode(node.ops[i]);
+            if (!code || !emit(*node.children[i + 1], slotOf)) {
+                return false;
+            }
+            push(*code);
+            adjustDepth(-1);
         }
-        push(code);
-        adjustDepth(-1);
         return true;
     }
     case ExpressionNodeKind::Compare: {
         // a < b < c compiles as (a < b) and (b < c); b is pure, so evaluating it twice is harmless.
         std::vector<std::size_t> exits;
-        const std::size_t count = node.compareOps.size();
+        const std::size_t count = node.ops.size();
         for (std::size_t i = 0; i < count; ++i) {
-            const ExpressionOp op = node.compareOps[i];
+            const ExpressionOp op = node.ops[i];
             const ExpressionNode& left = *node.children[i];
             const ExpressionNode& right = *node.children[i + 1];
             if (op == ExpressionOp::In || op == ExpressionOp::NotIn) {
@@ -231,7 +235,7 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
     return false;
 }
 
-bool ConstraintProgram::test(const PythonNumber* slots) const {
+std::optional<bool> ConstraintProgram::test(const PythonNumber* slots) const {
     PythonNumber stack[kMaxStack];
     int top = -1;
     const std::size_t size = m_code.size();
@@ -261,25 +265,25 @@ bool ConstraintProgram::test(const PythonNumber* slots) const {
             break;
         case OpCode::Div:
             if (!python::trueDiv(stack[top - 1], stack[top], stack[top - 1])) {
-                return false;
+                return std::nullopt;
             }
             --top;
             break;
         case OpCode::FloorDiv:
             if (!python::floorDiv(stack[top - 1], stack[top], stack[top - 1])) {
-                return false;
+                return std::nullopt;
             }
             --top;
             break;
         case OpCode::Mod:
             if (!python::mod(stack[top - 1], stack[top], stack[top - 1])) {
-                return false;
+                return std::nullopt;
             }
             --top;
             break;
         case OpCode::Pow:
             if (!python::pow(stack[top - 1], stack[top], stack[top - 1])) {
-                return false;
+                return std::nullopt;
             }
             --top;
             break;
@@ -359,7 +363,7 @@ bool ConstraintProgram::test(const PythonNumber* slots) const {
                 const double d =
                     in.code == OpCode::ToInt ? std::trunc(stack[top].d) : std::nearbyint(stack[top].d);
                 if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) {
-                    return false; // Python raises here; an error in a constraint rejects the config
+                    return std::nullopt;
                 }
                 stack[top] = PythonNumber::fromInt(static_cast<std::int64_t>(d));
             }

@@ -15,7 +15,9 @@ namespace ts {
 // no name lookups, no allocation per config. Only the numeric subset of the language compiles (numbers,
 // arithmetic, comparisons, and/or/not, if-else, min/max/abs/int/float/round, `in` a list literal); anything
 // else (strings, lists, other builtins) makes compile() return nullopt and the caller falls back to
-// Expression::test. Results match Expression::test, division by zero included (the constraint is false).
+// Expression::test. Results match Expression::test; where the interpreter throws (division by zero, an
+// infinite float to int), test() returns nullopt and the caller asks the interpreter for the message.
+// compile() recurses over the tree, whose depth the parser bounds; test() is a loop with a bounded stack.
 class ConstraintProgram {
 public:
     // The slot of a name whose values are all numeric, nullopt when the name has no numeric slot.
@@ -23,8 +25,8 @@ public:
 
     static std::optional<ConstraintProgram> compile(const ExpressionNode& root, const SlotOf& slotOf);
 
-    // slots[i] holds the current value of slot i.
-    bool test(const PythonNumber* slots) const;
+    // slots[i] holds the current value of slot i. Nullopt where Python would raise.
+    std::optional<bool> test(const PythonNumber* slots) const;
 
 private:
     enum class OpCode : std::uint8_t {
@@ -63,7 +65,9 @@ private:
     };
 
     static constexpr int kMaxStack = 64;
+    static constexpr std::size_t kMaxInstructions = std::size_t{1} << 20;
 
+    static std::optional<OpCode> binaryCode(ExpressionOp op);
     bool emit(const ExpressionNode& node, const SlotOf& slotOf);
     void push(OpCode code, std::uint32_t arg = 0, PythonNumber constant = {});
     void adjustDepth(int delta);

@@ -12,10 +12,9 @@
 namespace ts {
 namespace {
 
-// Python's ZeroDivisionError: a constraint that divides by zero is false for that config.
-struct ZeroDivision {};
-
 constexpr std::size_t kMaxListSize = 10'000'000;
+// How many free names an evaluation error lists with their values ("at a=4, b=0").
+constexpr std::size_t kMaxNamesInError = 8;
 
 const char* typeName(const ExpressionValue& value) {
     switch (value.data.index()) {
@@ -136,16 +135,37 @@ std::string pythonRepr(const ExpressionValue& value) {
     return toString(toValue(value));
 }
 
+// Recursive over the tree, whose depth the parser bounds (ExpressionParser::kMaxNesting).
 class Evaluator {
 public:
-    Evaluator(const std::string& text, const std::string& role, const Expression::Lookup& lookup)
-        : m_text(text), m_role(role), m_lookup(lookup) {}
+    // `variables` (may be null) are the free names whose values an error message lists.
+    Evaluator(const std::string& text, const std::string& role, const Expression::Lookup& lookup,
+              const std::vector<std::string>* variables)
+        : m_text(text), m_role(role), m_lookup(lookup), m_variables(variables) {}
 
     ExpressionValue eval(const ExpressionNode& node);
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw Error("Cannot evaluate " + m_role + " \"" + m_text + "\": " + what + ".");
+        throw Error("Cannot evaluate " + m_role + " \"" + ExpressionParser::excerpt(m_text) + "\"" + where() +
+                    ": " + what + ".");
+    }
+    // " at a=4, b=0": the values of the free names, which say which config the error happened at.
+    std::string where() const {
+        if (!m_lookup || !m_variables || m_variables->empty()) {
+            return {};
+        }
+        std::string out;
+        for (std::size_t i = 0; i < m_variables->size(); ++i) {
+            if (i == kMaxNamesInError) {
+                out += ", ...";
+                break;
+            }
+            const auto value = m_lookup((*m_variables)[i]);
+            out += (out.empty() ? " at " : ", ") + (*m_variables)[i] + "=" +
+                   (value ? pythonRepr(fromValue(*value)) : std::string("?"));
+        }
+        return out;
     }
     [[noreturn]] void operandError(const char* op, const ExpressionValue& a, const ExpressionValue& b) const {
         fail(std::string("unsupported operand types for ") + op + ": '" + typeName(a) + "' and '" +
@@ -153,6 +173,7 @@ private:
     }
 
     ExpressionValue name(const ExpressionNode& node);
+    ExpressionValue binary(const ExpressionNode& node);
     ExpressionValue binary(ExpressionOp op, const ExpressionValue& a, const ExpressionValue& b);
     bool compare(ExpressionOp op, const ExpressionValue& a, const ExpressionValue& b);
     ExpressionValue call(const ExpressionNode& node);
@@ -163,6 +184,7 @@ private:
     const std::string& m_text;
     const std::string& m_role;
     const Expression::Lookup& m_lookup;
+    const std::vector<std::string>* m_variables;
     std::vector<std::pair<const std::string*, ExpressionValue>> m_locals;
 };
 
@@ -181,16 +203,13 @@ ExpressionValue Evaluator::eval(const ExpressionNode& node) {
         const PythonNumber n = toPython(operand);
         return fromPython(node.op == ExpressionOp::Neg ? python::negate(n) : n);
     }
-    case ExpressionNodeKind::Binary: {
-        const ExpressionValue left = eval(*node.children[0]);
-        const ExpressionValue right = eval(*node.children[1]);
-        return binary(node.op, left, right);
-    }
+    case ExpressionNodeKind::Binary:
+        return binary(node);
     case ExpressionNodeKind::Compare: {
         ExpressionValue left = eval(*node.children[0]);
-        for (std::size_t i = 0; i < node.compareOps.size(); ++i) {
+        for (std::size_t i = 0; i < node.ops.size(); ++i) {
             ExpressionValue right = eval(*node.children[i + 1]);
-            if (!compare(node.compareOps[i], left, right)) {
+            if (!compare(node.ops[i], left, right)) {
                 return {false};
             }
             left = std::move(right);
@@ -255,7 +274,16 @@ ExpressionValue Evaluator::name(const ExpressionNode& node) {
             return fromValue(*value);
         }
     }
-    throw Error("The " + m_role + " \"" + m_text + "\" names \"" + node.name + "\", which is not defined.");
+    throw Error("The " + m_role + " \"" + ExpressionParser::excerpt(m_text) + "\" names \"" + node.name +
+                "\", which is not defined.");
+}
+
+ExpressionValue Evaluator::binary(const ExpressionNode& node) {
+    ExpressionValue value = eval(*node.children[0]);
+    for (std::size_t i = 0; i < node.ops.size(); ++i) {
+        value = binary(node.ops[i], value, eval(*node.children[i + 1]));
+    }
+    return value;
 }
 
 const ExpressionList& Evaluator::iterable(ExpressionValue& value, ExpressionList& storage) {
@@ -303,7 +331,10 @@ ExpressionValue Evaluator::binary(ExpressionOp op, const ExpressionValue& a, con
             fail("unsupported operator");
         }
         if (!ok) {
-            throw ZeroDivision{};
+            // Python raises ZeroDivisionError: so does a constraint, rather than be quietly false.
+            static const char* const kProblems[] = {"division by zero", "floor division by zero",
+                                                    "modulo by zero", "zero raised to a negative power"};
+            fail(kProblems[static_cast<int>(op) - static_cast<int>(ExpressionOp::Div)]);
         }
         return fromPython(r);
     }
@@ -625,31 +656,23 @@ Expression Expression::parse(std::string_view text, std::string_view role) {
 }
 
 Value Expression::evaluate(const Lookup& lookup) const {
-    Evaluator evaluator(m_text, m_role, lookup);
-    try {
-        const ExpressionValue result = evaluator.eval(*m_root);
-        if (isList(result)) {
-            throw Error("Cannot evaluate " + m_role + " \"" + m_text +
-                        "\": the result is a list, not a value.");
-        }
-        return toValue(result);
-    } catch (const ZeroDivision&) {
-        throw Error("Cannot evaluate " + m_role + " \"" + m_text + "\": division by zero.");
+    Evaluator evaluator(m_text, m_role, lookup, &m_variables);
+    const ExpressionValue result = evaluator.eval(*m_root);
+    if (isList(result)) {
+        throw Error("Cannot evaluate " + m_role + " \"" + ExpressionParser::excerpt(m_text) +
+                    "\": the result is a list, not a value.");
     }
+    return toValue(result);
 }
 
 bool Expression::test(const Lookup& lookup) const {
-    Evaluator evaluator(m_text, m_role, lookup);
-    try {
-        return truthy(evaluator.eval(*m_root));
-    } catch (const ZeroDivision&) {
-        return false;
-    }
+    Evaluator evaluator(m_text, m_role, lookup, &m_variables);
+    return truthy(evaluator.eval(*m_root));
 }
 
 std::vector<Value> evaluateValueList(std::string_view text) {
     const Expression expression = Expression::parse(text, "value list");
-    const std::string& quoted = expression.text();
+    const std::string quoted = ExpressionParser::excerpt(expression.text());
     if (!expression.variables().empty()) {
         throw Error("The value list \"" + quoted + "\" names \"" + expression.variables().front() +
                     "\", which is not defined.");
@@ -657,12 +680,8 @@ std::vector<Value> evaluateValueList(std::string_view text) {
     const Expression::Lookup none;
     ExpressionValue result;
     const std::string role = "value list";
-    Evaluator evaluator(quoted, role, none);
-    try {
-        result = evaluator.eval(expression.root());
-    } catch (const ZeroDivision&) {
-        throw Error("Cannot evaluate value list \"" + quoted + "\": division by zero.");
-    }
+    Evaluator evaluator(expression.text(), role, none, nullptr);
+    result = evaluator.eval(expression.root());
     if (!isList(result)) {
         throw Error("The value list \"" + quoted + "\" gives a " + typeName(result) + ", not a list.");
     }

@@ -22,16 +22,19 @@ public:
     // Returns the value of a free name, or nullopt when the name is unknown.
     using Lookup = std::function<std::optional<Value>(std::string_view)>;
 
-    // Throws Error naming the role ("constraint"), the text and the column when the text does not parse.
+    // Throws Error naming the role ("constraint"), the text and the column when the text does not parse or
+    // nests deeper than ExpressionParser::kMaxNesting.
     static Expression parse(std::string_view text, std::string_view role = "expression");
 
     const std::string& text() const { return m_text; }
     // Free names in order of first appearance, excluding comprehension variables and called builtins.
     const std::vector<std::string>& variables() const { return m_variables; }
 
-    // Throws Error for unknown names, type errors, division by zero, and list-valued results.
+    // Throws Error for unknown names, type errors, division by zero, and list-valued results; the message
+    // names the role, the text and the values of its free names.
     Value evaluate(const Lookup& lookup) const;
-    // Python truthiness of the result; division by zero makes the expression false instead of throwing.
+    // Python truthiness of the result. Throws like evaluate(): a division by zero is an error, as in Python,
+    // not a false constraint (which would hide the mistake behind "no configuration satisfies").
     bool test(const Lookup& lookup) const;
 
     const ExpressionNode& root() const { return *m_root; }

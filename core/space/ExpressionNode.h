@@ -53,15 +53,18 @@ enum class ExpressionOp {
 };
 
 // One node of a parsed expression. Children by kind:
-//   Unary: operand. Binary: left, right. Compare: the chain's operands (compareOps has one op fewer).
-//   And/Or: the operands. Not: operand. Call: arguments (name = function). List: elements.
-//   ListComp: element, iterable[, filter] (name = loop variable). IfElse: body, condition, orelse.
+//   Unary: operand (op = Neg or Pos). Binary: a chain of operands applied left to right, ops has one op
+//   fewer ("a - b + c" is one node, so a long flat sum is no deeper than a short one; `**` is right-
+//   associative and nests). Compare: the chain's operands (ops has one op fewer). And/Or: the operands.
+//   Not: operand. Call: arguments (name = function). List: elements. ListComp: element, iterable[, filter]
+//   (name = loop variable). IfElse: body, condition, orelse.
+// The parser bounds the nesting (ExpressionParser::kMaxNesting), so recursive walks over a tree are bounded.
 struct ExpressionNode {
     ExpressionNodeKind kind = ExpressionNodeKind::Literal;
     ExpressionOp op = ExpressionOp::None;
     ExpressionValue literal;
     std::string name;
-    std::vector<ExpressionOp> compareOps;
+    std::vector<ExpressionOp> ops;
     std::vector<std::unique_ptr<ExpressionNode>> children;
     int column = 1;
 };

@@ -31,13 +31,20 @@ std::unique_ptr<ExpressionNode> makeNode(ExpressionNodeKind kind, int column) {
     return node;
 }
 
-std::unique_ptr<ExpressionNode> makeBinary(ExpressionOp op, std::unique_ptr<ExpressionNode> left,
-                                           std::unique_ptr<ExpressionNode> right, int column) {
-    auto node = makeNode(ExpressionNodeKind::Binary, column);
-    node->op = op;
-    node->children.push_back(std::move(left));
-    node->children.push_back(std::move(right));
-    return node;
+constexpr std::size_t kExcerptLength = 60;
+
+// Appends "op right" to a left-associative chain, turning `left` into a Binary chain node when it is not one
+// of this precedence level yet (`fresh` says whether `left` was built by this level's loop).
+std::unique_ptr<ExpressionNode> extendChain(std::unique_ptr<ExpressionNode> left, bool fresh, ExpressionOp op,
+                                            std::unique_ptr<ExpressionNode> right, int column) {
+    if (!fresh) {
+        auto node = makeNode(ExpressionNodeKind::Binary, column);
+        node->children.push_back(std::move(left));
+        left = std::move(node);
+    }
+    left->ops.push_back(op);
+    left->children.push_back(std::move(right));
+    return left;
 }
 
 } // namespace
@@ -54,8 +61,26 @@ bool ExpressionParser::isBuiltin(std::string_view name) {
     return false;
 }
 
+std::string ExpressionParser::excerpt(std::string_view text) {
+    if (text.size() <= kExcerptLength) {
+        return std::string(text);
+    }
+    std::size_t cut = kExcerptLength;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+        --cut; // never inside a UTF-8 sequence
+    }
+    return std::string(text.substr(0, cut)) + "...";
+}
+
+ExpressionParser::NestingGuard::NestingGuard(ExpressionParser& parser, int column) : m_parser(parser) {
+    if (m_parser.m_nesting >= kMaxNesting) {
+        m_parser.fail("it nests more than " + std::to_string(kMaxNesting) + " levels deep", column);
+    }
+    ++m_parser.m_nesting;
+}
+
 void ExpressionParser::fail(const std::string& what, int column) const {
-    throw Error("Cannot parse " + m_role + " \"" + m_text + "\": " + what + " at column " +
+    throw Error("Cannot parse " + m_role + " \"" + excerpt(m_text) + "\": " + what + " at column " +
                 std::to_string(column) + ".");
 }
 
@@ -263,6 +288,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseExpression() {
     ++m_pos;
     auto condition = parseOr();
     expectKeyword("else");
+    const NestingGuard nesting(*this, peek().column);
     auto orElse = parseExpression();
     node->children.push_back(std::move(body));
     node->children.push_back(std::move(condition));
@@ -301,6 +327,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseAnd() {
 std::unique_ptr<ExpressionNode> ExpressionParser::parseNot() {
     if (atKeyword("not")) {
         auto node = makeNode(ExpressionNodeKind::Not, peek().column);
+        const NestingGuard nesting(*this, peek().column);
         ++m_pos;
         node->children.push_back(parseNot());
         return node;
@@ -346,7 +373,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseComparison() {
             node->children.push_back(std::move(first));
         }
         m_pos += width;
-        node->compareOps.push_back(op);
+        node->ops.push_back(op);
         node->children.push_back(parseArith());
     }
     return node ? std::move(node) : std::move(first);
@@ -354,17 +381,20 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseComparison() {
 
 std::unique_ptr<ExpressionNode> ExpressionParser::parseArith() {
     auto left = parseTerm();
+    bool fresh = false;
     while (atSymbol("+") || atSymbol("-")) {
         const ExpressionOp op = peek().text == "+" ? ExpressionOp::Add : ExpressionOp::Sub;
         const int column = peek().column;
         ++m_pos;
-        left = makeBinary(op, std::move(left), parseTerm(), column);
+        left = extendChain(std::move(left), fresh, op, parseTerm(), column);
+        fresh = true;
     }
     return left;
 }
 
 std::unique_ptr<ExpressionNode> ExpressionParser::parseTerm() {
     auto left = parseFactor();
+    bool fresh = false;
     while (true) {
         ExpressionOp op = ExpressionOp::None;
         if (atSymbol("*")) {
@@ -380,7 +410,8 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseTerm() {
         }
         const int column = peek().column;
         ++m_pos;
-        left = makeBinary(op, std::move(left), parseFactor(), column);
+        left = extendChain(std::move(left), fresh, op, parseFactor(), column);
+        fresh = true;
     }
     return left;
 }
@@ -389,6 +420,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseFactor() {
     if (atSymbol("-") || atSymbol("+")) {
         auto node = makeNode(ExpressionNodeKind::Unary, peek().column);
         node->op = peek().text == "-" ? ExpressionOp::Neg : ExpressionOp::Pos;
+        const NestingGuard nesting(*this, peek().column);
         ++m_pos;
         node->children.push_back(parseFactor());
         return node;
@@ -400,9 +432,10 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parsePower() {
     auto base = parseAtom();
     if (atSymbol("**")) {
         const int column = peek().column;
+        const NestingGuard nesting(*this, column);
         ++m_pos;
         // Right-associative, and binds tighter than a unary minus on its left but not on its right.
-        return makeBinary(ExpressionOp::Pow, std::move(base), parseFactor(), column);
+        return extendChain(std::move(base), false, ExpressionOp::Pow, parseFactor(), column);
     }
     return base;
 }
@@ -450,6 +483,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseAtom() {
         }
         auto node = makeNode(ExpressionNodeKind::Call, nameToken.column);
         node->name = nameToken.text;
+        const NestingGuard nesting(*this, peek().column);
         ++m_pos;
         while (!atSymbol(")")) {
             node->children.push_back(parseExpression());
@@ -463,6 +497,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseAtom() {
     }
     case TokenKind::Symbol:
         if (token.text == "(") {
+            const NestingGuard nesting(*this, token.column);
             ++m_pos;
             auto inner = parseExpression();
             expectSymbol(")");
@@ -470,6 +505,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseAtom() {
         }
         if (token.text == "[") {
             const int column = token.column;
+            const NestingGuard nesting(*this, column);
             ++m_pos;
             return parseListDisplay(column);
         }

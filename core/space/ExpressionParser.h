@@ -13,12 +13,20 @@ namespace ts {
 // Throws Error naming the role ("constraint", "expression"), the text and the 1-based column.
 class ExpressionParser {
 public:
+    // How deeply brackets, calls, unary operators, `not`, `**` and `if`-`else` may nest (Python's own parser
+    // stops at 200 nested parentheses). Deeper text is an Error, which bounds the recursion of the parser and
+    // of every walk over the tree it returns (evaluation, compilation, destruction).
+    static constexpr int kMaxNesting = 200;
+
     ExpressionParser(std::string_view text, std::string_view role);
 
     std::unique_ptr<ExpressionNode> parse();
 
     // Names the parser accepts in call position.
     static bool isBuiltin(std::string_view name);
+
+    // The text as messages quote it: whole when short, else its start and "...".
+    static std::string excerpt(std::string_view text);
 
 private:
     enum class TokenKind { Int, Float, String, Name, Symbol, End };
@@ -28,6 +36,18 @@ private:
         int column = 1;
         std::int64_t intValue = 0;
         double floatValue = 0.0;
+    };
+
+    // Counts one nesting level for its lifetime; fails past kMaxNesting.
+    class NestingGuard {
+    public:
+        NestingGuard(ExpressionParser& parser, int column);
+        ~NestingGuard() { --m_parser.m_nesting; }
+        NestingGuard(const NestingGuard&) = delete;
+        NestingGuard& operator=(const NestingGuard&) = delete;
+
+    private:
+        ExpressionParser& m_parser;
     };
 
     void tokenize();
@@ -56,6 +76,7 @@ private:
     std::string m_role;
     std::vector<Token> m_tokens;
     std::size_t m_pos = 0;
+    int m_nesting = 0;
 };
 
 } // namespace ts

@@ -2,6 +2,7 @@
 
 #include "space/ConstraintProgram.h"
 #include "space/Expression.h"
+#include "space/ExpressionParser.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -174,8 +175,9 @@ private:
     bool passes(const std::vector<Check>& checks) const {
         for (const auto& check : checks) {
             const auto& program = m_programs[check.program];
-            const bool ok =
-                program ? program->test(m_slots.data()) : m_constraints[check.constraint].test(m_lookup);
+            const std::optional<bool> fast = program ? program->test(m_slots.data()) : std::nullopt;
+            // Where the program cannot decide (Python would raise), the interpreter throws the message.
+            const bool ok = fast ? *fast : m_constraints[check.constraint].test(m_lookup);
             if (!ok) {
                 return false;
             }
@@ -241,7 +243,8 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, std::vector<std::str
         expressions.push_back(Expression::parse(text, "constraint"));
         for (const auto& name : expressions.back().variables()) {
             if (!parameterIndex(name)) {
-                throw Error("Constraint \"" + text + "\" names \"" + name + "\", which is not a parameter.");
+                throw Error("Constraint \"" + ExpressionParser::excerpt(text) + "\" names \"" + name +
+                            "\", which is not a parameter.");
             }
         }
     }

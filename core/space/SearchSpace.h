@@ -26,7 +26,8 @@ public:
     SearchSpace() = default;
 
     // Parses the constraints (Python-like syntax, see Expression) and enumerates the valid configs.
-    // Throws Error when a constraint does not parse, names an unknown parameter, or no config satisfies them.
+    // Throws Error when a constraint does not parse, names an unknown parameter, cannot be evaluated at some
+    // config of the product (division by zero raises, as in Python), or no config satisfies them.
     SearchSpace(std::vector<Parameter> parameters, std::vector<std::string> constraints);
 
     // A space whose valid set is given explicitly (replay datasets: the configs that were measured).

@@ -1,5 +1,6 @@
 #include "space/T1Reader.h"
 
+#include "space/BoundedJson.h"
 #include "space/Expression.h"
 #include "util/Error.h"
 
@@ -96,12 +97,7 @@ SpaceDefinition readT1Space(const std::filesystem::path& path) {
     if (!in) {
         throw Error(context.file() + ": cannot open the file \"" + path.string() + "\".");
     }
-    Json root;
-    try {
-        root = Json::parse(in);
-    } catch (const Json::parse_error& e) {
-        throw Error(context.file() + ": not valid JSON (" + e.what() + ").");
-    }
+    const Json root = parseBoundedJson(in, context.file());
     if (!root.is_object()) {
         throw Error(context.file() + ": the top level is not a JSON object.");
     }
