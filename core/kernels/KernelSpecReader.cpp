@@ -2,6 +2,7 @@
 
 #include "kernels/KernelSizes.h"
 #include "space/Expression.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -81,7 +82,7 @@ private:
             throw Error(m_display + ": cannot open the file.");
         }
         try {
-            return Json::parse(in);
+            return parseBoundedJson(in, m_display, JsonSyntaxErrors::Throw);
         } catch (const Json::parse_error& e) {
             throw Error(m_display + ": not valid JSON (" + e.what() + ").");
         }

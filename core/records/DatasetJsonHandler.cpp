@@ -1,5 +1,7 @@
 #include "records/DatasetJsonHandler.h"
 
+#include "util/BoundedJson.h"
+
 namespace ts {
 
 std::optional<std::uint32_t> DatasetJsonHandler::fieldId(const std::string& name) const {
@@ -83,7 +85,15 @@ bool DatasetJsonHandler::key(string_t& name) {
     return true;
 }
 
+bool DatasetJsonHandler::enter() {
+    m_tooDeep = ++m_depth > kMaxJsonDepth;
+    return !m_tooDeep;
+}
+
 bool DatasetJsonHandler::start_object(std::size_t) {
+    if (!enter()) {
+        return false;
+    }
     if (m_cacheLevel >= 0) {
         if (m_cacheLevel == 0) {
             m_records.push_back(CacheRecord{m_key, {}, {}});
@@ -103,6 +113,7 @@ bool DatasetJsonHandler::start_object(std::size_t) {
 }
 
 bool DatasetJsonHandler::end_object() {
+    --m_depth;
     if (m_cacheLevel >= 0) {
         --m_cacheLevel;
         return true;
@@ -112,6 +123,9 @@ bool DatasetJsonHandler::end_object() {
 }
 
 bool DatasetJsonHandler::start_array(std::size_t) {
+    if (!enter()) {
+        return false;
+    }
     if (m_cacheLevel >= 0) {
         if (m_cacheLevel == 0) {
             m_badRecordKey = m_badRecordKey.value_or(m_key);
@@ -126,6 +140,7 @@ bool DatasetJsonHandler::start_array(std::size_t) {
 }
 
 bool DatasetJsonHandler::end_array() {
+    --m_depth;
     if (m_cacheLevel >= 0) {
         --m_cacheLevel;
         if (m_cacheLevel == 1) {

@@ -33,6 +33,8 @@ public:
     // Byte offset (0-based) where parsing failed and nlohmann's message.
     std::optional<std::size_t> errorByte() const { return m_errorByte; }
     const std::string& errorMessage() const { return m_errorMessage; }
+    // True when parsing stopped because arrays and objects nest deeper than kMaxJsonDepth.
+    bool tooDeep() const { return m_tooDeep; }
 
     bool null() override;
     bool boolean(bool value) override;
@@ -52,6 +54,7 @@ public:
 private:
     template <typename Value> bool value(Value&& value);
     Json* addToDom(Json&& value);
+    bool enter();
     void cacheScalar(Json&& value);
 
     Json m_root;
@@ -68,6 +71,8 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_fieldIds;
     std::optional<std::string> m_badRecordKey;
 
+    int m_depth = 0;
+    bool m_tooDeep = false;
     std::optional<std::size_t> m_errorByte;
     std::string m_errorMessage;
 };

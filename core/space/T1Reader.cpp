@@ -1,6 +1,7 @@
 #include "space/T1Reader.h"
 
 #include "space/Expression.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -98,7 +99,7 @@ SpaceDefinition readT1Space(const std::filesystem::path& path) {
     }
     Json root;
     try {
-        root = Json::parse(in);
+        root = parseBoundedJson(in, context.file(), JsonSyntaxErrors::Throw);
     } catch (const Json::parse_error& e) {
         throw Error(context.file() + ": not valid JSON (" + e.what() + ").");
     }
