@@ -178,9 +178,8 @@ void TestHostileFiles::everyJsonReaderRefusesDeepNesting() {
         {R"({"name":"k","description":)" + deep + "}", [&] { (void)readKernelSpec(path.toStdString()); }},
         {R"({"ConfigurationSpace":{"TuningParameters":[{"Name":"x","Values":)" + deep + "}]}}",
          [&] { (void)readT1Space(path.toStdString()); }},
-        {kSession + "\n" + trialLine(deep), [&] {
-             (void)TrialImporter::parseJsonLines(readBytes(path), path.toStdString());
-         }},
+        {kSession + "\n" + trialLine(deep),
+         [&] { (void)TrialImporter::parseJsonLines(readBytes(path), path.toStdString()); }},
         {"config,status,time_ms\n\"{\"\"x\"\":" + deep + "}\",ok,1\n",
          [&] { (void)TrialImporter::parseCsv(readBytes(path), path.toStdString()); }},
     };
@@ -219,7 +218,8 @@ void TestHostileFiles::runtimeRefusesADeepDeployment() {
 
     // Up to the limit it loads and answers.
     const int inside = tunescope::kMaxJsonDepth - 4; // root, entries, entry, config
-    write(path, R"({"entries":[{"kernel":"gemm","device":"GPU A","config":{"T":)" + deepArray(inside) + "}}]}");
+    write(path,
+          R"({"entries":[{"kernel":"gemm","device":"GPU A","config":{"T":)" + deepArray(inside) + "}}]}");
     const tunescope::Deployment deployment = tunescope::Deployment::load(path.toStdString());
     QCOMPARE(deployment.lookup({"gemm", {}, "GPU A", ""}).rule, tunescope::Rule::Exact);
 }
@@ -239,11 +239,11 @@ void TestHostileFiles::runtimeReportsEveryWrongTypeAsRuntimeError_data() {
                                  << "\"entries[0].config\"";
     QTest::newRow("numeric kernel") << QByteArray(R"({"entries":[{"kernel":1,"config":{}}]})")
                                     << "\"entries[0].kernel\"";
-    QTest::newRow("entry not an object") << QByteArray(R"({"entries":[{"kernel":"k","config":{}},3]})")
-                                         << "\"entries[1]\"";
+    QTest::newRow("entry not an object")
+        << QByteArray(R"({"entries":[{"kernel":"k","config":{}},3]})") << "\"entries[1]\"";
     QTest::newRow("defaults a list") << QByteArray(R"({"entries":[],"defaults":[]})") << "\"defaults\"";
-    QTest::newRow("default not an object") << QByteArray(R"({"entries":[],"defaults":{"gemm":3}})")
-                                           << "\"defaults.gemm\"";
+    QTest::newRow("default not an object")
+        << QByteArray(R"({"entries":[],"defaults":{"gemm":3}})") << "\"defaults.gemm\"";
     QTest::newRow("entries an object") << QByteArray(R"({"entries":{}})") << "\"entries\"";
 }
 
@@ -315,22 +315,28 @@ void TestHostileFiles::datasetWithZeroOrNegativeTimesIsRefused_data() {
     QTest::newRow("kernel tuner zero time")
         << QByteArray::fromStdString(kernelTunerCache("0", "[0]")) << "cache record \"2\" with time 0,";
     QTest::newRow("kernel tuner negative time")
-        << QByteArray::fromStdString(kernelTunerCache("-1.5", "[1.5]")) << "cache record \"2\" with time -1.5,";
+        << QByteArray::fromStdString(kernelTunerCache("-1.5", "[1.5]"))
+        << "cache record \"2\" with time -1.5,";
     QTest::newRow("kernel tuner negative sample")
-        << QByteArray::fromStdString(kernelTunerCache("1.5", "[1.5,-2]")) << "cache record \"2\" with sample -2,";
-    QTest::newRow("t4 zero time") << QByteArray(R"({"results":[{"configuration":{"x":1},"invalidity":"correct",)"
-                                                R"("measurements":[{"name":"time","value":0}]}]})")
+        << QByteArray::fromStdString(kernelTunerCache("1.5", "[1.5,-2]"))
+        << "cache record \"2\" with sample -2,";
+    QTest::newRow("t4 zero time") << QByteArray(
+                                         R"({"results":[{"configuration":{"x":1},"invalidity":"correct",)"
+                                         R"("measurements":[{"name":"time","value":0}]}]})")
                                   << "result 0 with time 0,";
     QTest::newRow("t4 negative runtime")
-        << QByteArray(R"({"results":[{"configuration":{"x":1},"invalidity":"correct","times":{"runtimes":[-3]},)"
-                      R"("measurements":[{"name":"time","value":2}]}]})")
+        << QByteArray(
+               R"({"results":[{"configuration":{"x":1},"invalidity":"correct","times":{"runtimes":[-3]},)"
+               R"("measurements":[{"name":"time","value":2}]}]})")
         << "result 0 with sample -3,";
     QTest::newRow("ktt negative duration")
-        << QByteArray(R"({"Results":[{"KernelName":"k","Configuration":[{"Name":"x","Value":1}],"Status":"Ok",)"
-                      R"("TotalDuration":-5}]})")
+        << QByteArray(
+               R"({"Results":[{"KernelName":"k","Configuration":[{"Name":"x","Value":1}],"Status":"Ok",)"
+               R"("TotalDuration":-5}]})")
         << "result 0 with time -0.005,";
     QTest::newRow("ktt no duration")
-        << QByteArray(R"({"Results":[{"KernelName":"k","Configuration":[{"Name":"x","Value":1}],"Status":"Ok"}]})")
+        << QByteArray(
+               R"({"Results":[{"KernelName":"k","Configuration":[{"Name":"x","Value":1}],"Status":"Ok"}]})")
         << "result 0 with time 0,";
 }
 
@@ -355,28 +361,37 @@ void TestHostileFiles::importRefusesNumbersThatAreNotWhatTheKeyMeans_data() {
     const std::string open = kSession.substr(0, kSession.size() - 1);
     const auto session = [&](const char* fields) { return QByteArray::fromStdString(open + fields + "}\n"); };
     const auto trial = [&](const char* fields) {
-        return QByteArray::fromStdString(
-            kSession + "\n" +
-            R"({"type":"trial","session":1,"config":{"x":1},"status":"ok")" + fields + "}\n");
+        return QByteArray::fromStdString(kSession + "\n" +
+                                         R"({"type":"trial","session":1,"config":{"x":1},"status":"ok")" +
+                                         fields + "}\n");
     };
-    QTest::newRow("seed text") << session(R"(,"seed":"abc")")
-                               << "a session on line 1 whose \"seed\" is \"abc\", which is not a non-negative integer.";
+    QTest::newRow("seed text")
+        << session(R"(,"seed":"abc")")
+        << "a session on line 1 whose \"seed\" is \"abc\", which is not a non-negative integer.";
     QTest::newRow("seed negative") << session(R"(,"seed":-3)") << "whose \"seed\" is -3,";
     QTest::newRow("seed fraction") << session(R"(,"seed":1.5)") << "whose \"seed\" is 1.5,";
-    QTest::newRow("budget 1e300") << session(R"(,"budget":1e300)")
-                                  << "a session on line 1 whose \"budget\" is 1e+300, which is not a non-negative integer.";
+    QTest::newRow("budget 1e300")
+        << session(R"(,"budget":1e300)")
+        << "a session on line 1 whose \"budget\" is 1e+300, which is not a non-negative integer.";
     QTest::newRow("budget text") << session(R"(,"budget":"10")") << "whose \"budget\" is \"10\",";
     QTest::newRow("started text") << session(R"(,"started_at":"now")") << "whose \"started_at\" is \"now\",";
-    QTest::newRow("device_info not json") << session(R"(,"device_info":"{oops")") << "whose \"device_info\" is not valid JSON";
-    QTest::newRow("trial number negative") << trial(R"(,"number":-1,"config_index":0,"time_ms":1)") << "whose \"number\" is -1,";
-    QTest::newRow("config index negative") << trial(R"(,"number":0,"config_index":-2,"time_ms":1)")
-                                           << "whose \"config_index\" is -2,";
-    QTest::newRow("time text") << trial(R"(,"number":0,"config_index":0,"time_ms":"1.5")") << "whose \"time_ms\" is \"1.5\", which is not a number.";
-    QTest::newRow("ok time zero") << trial(R"(,"number":0,"config_index":0,"time_ms":0)") << "whose \"time_ms\" is 0, which is not a positive number.";
-    QTest::newRow("sample negative") << trial(R"(,"number":0,"config_index":0,"time_ms":1,"samples":[1,-1])") << "whose \"samples\" is -1,";
-    QTest::newRow("batch fraction") << trial(R"(,"number":0,"config_index":0,"time_ms":1,"batch":0.5)") << "whose \"batch\" is 0.5,";
-    QTest::newRow("metric text") << trial(R"(,"number":0,"config_index":0,"time_ms":1,"metrics":{"gflops":"many"})")
-                                 << "whose \"metrics.gflops\" is \"many\",";
+    QTest::newRow("device_info not json")
+        << session(R"(,"device_info":"{oops")") << "whose \"device_info\" is not valid JSON";
+    QTest::newRow("trial number negative")
+        << trial(R"(,"number":-1,"config_index":0,"time_ms":1)") << "whose \"number\" is -1,";
+    QTest::newRow("config index negative")
+        << trial(R"(,"number":0,"config_index":-2,"time_ms":1)") << "whose \"config_index\" is -2,";
+    QTest::newRow("time text") << trial(R"(,"number":0,"config_index":0,"time_ms":"1.5")")
+                               << "whose \"time_ms\" is \"1.5\", which is not a number.";
+    QTest::newRow("ok time zero") << trial(R"(,"number":0,"config_index":0,"time_ms":0)")
+                                  << "whose \"time_ms\" is 0, which is not a positive number.";
+    QTest::newRow("sample negative") << trial(R"(,"number":0,"config_index":0,"time_ms":1,"samples":[1,-1])")
+                                     << "whose \"samples\" is -1,";
+    QTest::newRow("batch fraction") << trial(R"(,"number":0,"config_index":0,"time_ms":1,"batch":0.5)")
+                                    << "whose \"batch\" is 0.5,";
+    QTest::newRow("metric text")
+        << trial(R"(,"number":0,"config_index":0,"time_ms":1,"metrics":{"gflops":"many"})")
+        << "whose \"metrics.gflops\" is \"many\",";
 }
 
 void TestHostileFiles::importRefusesNumbersThatAreNotWhatTheKeyMeans() {

@@ -77,7 +77,8 @@ TuneOptions resumedOptions(const TuneOptions& o) {
     resumed.dataset = record.dataset;
     resumed.strategy = record.strategy;
     resumed.options.clear();
-    const nlohmann::json options = parseBoundedJson(record.options, fmt::format("the options of session {}", record.id));
+    const nlohmann::json options =
+        parseBoundedJson(record.options, fmt::format("the options of session {}", record.id));
     if (options.is_object())
         for (const auto& [name, value] : options.items())
             resumed.options.push_back(name + "=" +
@@ -85,7 +86,8 @@ TuneOptions resumedOptions(const TuneOptions& o) {
     resumed.seed = record.seed;
     resumed.space = record.spaceMode;
     resumed.budget = record.budget;
-    const nlohmann::json settings = parseBoundedJson(record.settings, fmt::format("the settings of session {}", record.id));
+    const nlohmann::json settings =
+        parseBoundedJson(record.settings, fmt::format("the settings of session {}", record.id));
     if (settings.is_object()) {
         resumed.constraints = settings.value("constraints", std::vector<std::string>{});
         resumed.batchSize = settings.value("batch_size", o.batchSize);

@@ -95,7 +95,8 @@ Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::ve
     if (space && stored.index < space->productSize()) {
         t.config = space->config(stored.index);
     } else {
-        auto j = parseBoundedJson(stored.config, fmt::format("the config of trial {} of session {}", stored.number, stored.session));
+        auto j = parseBoundedJson(stored.config, fmt::format("the config of trial {} of session {}",
+                                                             stored.number, stored.session));
         for (const std::string& name : names)
             t.config.push_back(j.is_object() && j.contains(name) ? toValue(j[name]) : Value(std::string()));
     }

@@ -2,8 +2,8 @@
 
 #include "records/DatasetJsonHandler.h"
 #include "records/ValueLookup.h"
-#include "util/Error.h"
 #include "util/BoundedJson.h"
+#include "util/Error.h"
 #include "util/Gzip.h"
 
 #include <fmt/format.h>

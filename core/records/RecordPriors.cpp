@@ -13,7 +13,8 @@ namespace ts {
 namespace {
 
 bool sameParameters(const SessionRecord& session, const SearchSpace& space) {
-    const nlohmann::json names = parseBoundedJson(session.parameters, fmt::format("the parameters of session {}", session.id));
+    const nlohmann::json names =
+        parseBoundedJson(session.parameters, fmt::format("the parameters of session {}", session.id));
     if (!names.is_array() || names.size() != space.dimension())
         return false;
     std::set<std::string> stored;

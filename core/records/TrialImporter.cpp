@@ -4,8 +4,8 @@
 #include "records/DatasetReader.h"
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"
-#include "util/Error.h"
 #include "util/BoundedJson.h"
+#include "util/Error.h"
 #include "util/Gzip.h"
 #include "util/Statistics.h"
 
@@ -117,8 +117,7 @@ public:
         const Json* value = find(key);
         if (value == nullptr)
             return std::nullopt;
-        if (!value->is_number_unsigned() &&
-            !(value->is_number_integer() && value->get<std::int64_t>() >= 0))
+        if (!value->is_number_unsigned() && !(value->is_number_integer() && value->get<std::int64_t>() >= 0))
             fail(key, *value, "a non-negative integer");
         return value->get<std::uint64_t>();
     }
@@ -177,8 +176,8 @@ private:
         std::string shown = value.dump();
         if (shown.size() > 40)
             shown = shown.substr(0, 37) + "...";
-        throw Error(fmt::format("{} has a {} on line {} whose \"{}\" is {}, which is not {}.", m_source, m_what,
-                                m_line, key, shown, expected));
+        throw Error(fmt::format("{} has a {} on line {} whose \"{}\" is {}, which is not {}.", m_source,
+                                m_what, m_line, key, shown, expected));
     }
 
     const Json& m_object;
@@ -240,8 +239,7 @@ Json jsonCell(const std::string& text, const std::string& source, std::size_t li
               const std::string& column) {
     if (text.empty())
         return Json();
-    Json value =
-        parseBoundedOrderedJson(text, fmt::format("{} column {} of line {}", source, column, line));
+    Json value = parseBoundedOrderedJson(text, fmt::format("{} column {} of line {}", source, column, line));
     if (value.is_discarded())
         throw Error(fmt::format("{} has column {} of line {} that is not valid JSON.", source, column, line));
     return value;
@@ -426,8 +424,8 @@ TrialImporter::Parsed TrialImporter::parseJsonLines(const std::string& text, con
             t.config = config->dump();
             t.status = f.text("status");
             checkStatus(t.status, source, line);
-            t.objective = f.real("time_ms", t.status == "ok" ? Range::Positive : Range::NonNegative)
-                              .value_or(kNaN);
+            t.objective =
+                f.real("time_ms", t.status == "ok" ? Range::Positive : Range::NonNegative).value_or(kNaN);
             t.samples = f.samples("samples");
             t.median = f.real("median_ms", Range::NonNegative).value_or(kNaN);
             t.min = f.real("min_ms", Range::NonNegative).value_or(kNaN);

@@ -14,8 +14,8 @@ namespace {
 // starts at depth kMaxJsonDepth would be level kMaxJsonDepth + 1.
 template <typename Json> typename Json::parser_callback_t depthGuard(std::string_view source) {
     return [source](int depth, typename Json::parse_event_t event, Json&) {
-        if (depth >= kMaxJsonDepth && (event == Json::parse_event_t::object_start ||
-                                       event == Json::parse_event_t::array_start))
+        if (depth >= kMaxJsonDepth &&
+            (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start))
             throw Error(jsonTooDeepMessage(source));
         return true;
     };

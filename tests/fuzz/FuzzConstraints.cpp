@@ -17,7 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         rest.remove_prefix(std::min(end + 1, rest.size()));
     }
     std::vector<ts::Parameter> parameters{
-        {"x", ts::ParameterType::Integer, {std::int64_t{1}, std::int64_t{2}, std::int64_t{4}, std::int64_t{8}}},
+        {"x",
+         ts::ParameterType::Integer,
+         {std::int64_t{1}, std::int64_t{2}, std::int64_t{4}, std::int64_t{8}}},
         {"y", ts::ParameterType::Real, {1.5, 2.5, -3.0}},
         {"b", ts::ParameterType::Bool, {false, true}},
         {"s", ts::ParameterType::String, {std::string("row"), std::string("col")}},
