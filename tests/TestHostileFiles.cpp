@@ -119,6 +119,7 @@ private slots:
     void everyJsonReaderRefusesDeepNesting_data();
     void everyJsonReaderRefusesDeepNesting();
     void nestingUpToTheLimitIsRead();
+    void objectsWiderThanTheLimitAreRefused();
     void runtimeRefusesADeepDeployment();
     void runtimeReportsEveryWrongTypeAsRuntimeError_data();
     void runtimeReportsEveryWrongTypeAsRuntimeError();
@@ -204,6 +205,44 @@ void TestHostileFiles::nestingUpToTheLimitIsRead() {
     QVERIFY(parseBoundedJson("[1,", "limit").is_discarded());
     QVERIFY_THROWS_EXCEPTION(nlohmann::json::parse_error,
                              parseBoundedJson("[1,", "limit", JsonSyntaxErrors::Throw));
+}
+
+void TestHostileFiles::objectsWiderThanTheLimitAreRefused() {
+    // ordered_json searches keys linearly: 100,000 keys (1 MB) took 30 s to read before the limit.
+    std::string wide = "{";
+    for (std::size_t i = 0; i <= kMaxJsonObjectKeys; ++i)
+        wide += (i == 0 ? "\"k" : ",\"k") + std::to_string(i) + "\":1";
+    wide += "}";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString keys = "more than " + QString::number(kMaxJsonObjectKeys) + " keys";
+
+    const QString dataset = dir.filePath("wide.json");
+    write(dataset, R"({"results":[{"configuration":)" + wide + "}]}");
+    QVERIFY_THROWS_EXCEPTION(Error, (void)readDataset(dataset.toStdString()));
+    try {
+        (void)readDataset(dataset.toStdString());
+    } catch (const Error& error) {
+        QVERIFY2(QString(error.what()) == dataset + " has a JSON object of " + keys + ", the limit.",
+                 error.what());
+    }
+    try {
+        (void)TrialImporter::parseJsonLines(kSession + "\n" + trialLine(wide), "wide.jsonl");
+        QFAIL("a config of too many keys was read");
+    } catch (const Error& error) {
+        QVERIFY2(QString(error.what()).startsWith("wide.jsonl line 2 has a JSON object of " + keys),
+                 error.what());
+    }
+    const QString deployment = dir.filePath("wide-deployment.json");
+    write(deployment, R"({"entries":[{"kernel":"gemm","config":)" + wide + "}]}");
+    const QString message = deploymentError(deployment);
+    QVERIFY2(message.startsWith("the deployment file " + deployment + " has an object of " + keys) &&
+                 message.contains("under \"entries\""),
+             qPrintable(message));
+    // One key fewer is read.
+    write(deployment, R"({"entries":[{"kernel":"gemm","config":)" + wide.substr(0, wide.rfind(',')) + "}}]}");
+    QCOMPARE(tunescope::Deployment::load(deployment.toStdString()).entries().front().config.size(),
+             kMaxJsonObjectKeys);
 }
 
 void TestHostileFiles::runtimeRefusesADeepDeployment() {

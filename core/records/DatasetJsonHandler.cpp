@@ -82,6 +82,11 @@ bool DatasetJsonHandler::key(string_t& name) {
     } else if (m_cacheLevel <= 0) {
         m_key = std::move(name);
     }
+    // Only the DOM's ordered objects search their keys; the cache's records go to m_records.
+    if (m_cacheLevel < 0 && !m_keys.empty() && ++m_keys.back() > kMaxJsonObjectKeys) {
+        m_tooWide = true;
+        return false;
+    }
     return true;
 }
 
@@ -109,6 +114,7 @@ bool DatasetJsonHandler::start_object(std::size_t) {
         return true;
     }
     m_stack.push_back(addToDom(Json::object()));
+    m_keys.push_back(0);
     return true;
 }
 
@@ -119,6 +125,7 @@ bool DatasetJsonHandler::end_object() {
         return true;
     }
     m_stack.pop_back();
+    m_keys.pop_back();
     return true;
 }
 

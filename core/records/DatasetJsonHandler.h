@@ -35,6 +35,8 @@ public:
     const std::string& errorMessage() const { return m_errorMessage; }
     // True when parsing stopped because arrays and objects nest deeper than kMaxJsonDepth.
     bool tooDeep() const { return m_tooDeep; }
+    // True when parsing stopped at an object of the DOM (not the cache) with more than kMaxJsonObjectKeys.
+    bool tooWide() const { return m_tooWide; }
 
     bool null() override;
     bool boolean(bool value) override;
@@ -73,6 +75,8 @@ private:
 
     int m_depth = 0;
     bool m_tooDeep = false;
+    std::vector<std::size_t> m_keys; // keys so far of each open DOM object
+    bool m_tooWide = false;
     std::optional<std::size_t> m_errorByte;
     std::string m_errorMessage;
 };

@@ -111,6 +111,9 @@ std::unique_ptr<DatasetJsonHandler> parseJson(const std::string& text, const std
     if (parsed->tooDeep()) {
         throw Error(jsonTooDeepMessage(name(path)));
     }
+    if (parsed->tooWide()) {
+        throw Error(jsonTooWideMessage(name(path)));
+    }
     if (auto repaired = repairCutCache(text)) {
         auto second = std::make_unique<DatasetJsonHandler>();
         if (Json::sax_parse(*repaired, second.get())) {

@@ -251,6 +251,17 @@ void checkStatus(const std::string& status, const std::string& source, std::size
                                 status, line));
 }
 
+// Only to explain a failed dataset read: the first error stands when this one cannot tell.
+bool isDeploymentFile(const std::filesystem::path& input) {
+    try {
+        const nlohmann::json root = parseBoundedJson(readMaybeGzippedFile(input), input.string());
+        const auto format = root.is_object() ? root.find("format") : root.end();
+        return format != root.end() && *format == "tunescope-deployment";
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 } // namespace
 
 TrialImporter::Result TrialImporter::import(const std::filesystem::path& input, const std::string& format) {
@@ -282,8 +293,7 @@ TrialImporter::Result TrialImporter::importDataset(const std::filesystem::path& 
                   : format == "ktt"    ? readKttOutput(input)
                                        : readDataset(input);
     } catch (const Error&) {
-        const Json root = parseBoundedOrderedJson(readMaybeGzippedFile(input), input.string());
-        if (root.is_object() && root.value("format", "") == "tunescope-deployment")
+        if (isDeploymentFile(input))
             throw Error(
                 fmt::format("{} is a deployment file: it holds only the best configs, not trials (import "
                             "a jsonl or csv export instead).",

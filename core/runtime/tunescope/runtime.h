@@ -117,6 +117,9 @@ inline double shapeDistance(const std::vector<std::int64_t>& a, const std::vecto
 // The deepest nesting of arrays and objects that Deployment::load accepts: deeper JSON would exhaust the
 // stack in nlohmann's recursive copy and dump.
 inline constexpr int kMaxJsonDepth = 512;
+// The most keys of one object that Deployment::load accepts: ordered_json finds keys by a linear search, so
+// an object of n keys takes n^2 / 2 comparisons to read (30 s for 100,000 keys).
+inline constexpr std::size_t kMaxJsonObjectKeys = 10000;
 
 class Deployment {
 public:
@@ -132,16 +135,31 @@ public:
             throw std::runtime_error("cannot open the deployment file " + path);
         const std::string name = "the deployment file " + path;
         std::string topKey;
+        std::vector<std::size_t> keys; // keys so far of each open object
+        const auto refuse = [&](const std::string& what, std::size_t limit) {
+            throw std::runtime_error(name + " has " + what +
+                                     (topKey.empty() ? std::string() : " under \"" + topKey + "\"") +
+                                     " (the limit is " + std::to_string(limit) + ")");
+        };
         const auto guard = [&](int depth, nlohmann::ordered_json::parse_event_t event,
                                nlohmann::ordered_json& parsed) {
             using Event = nlohmann::ordered_json::parse_event_t;
-            if (event == Event::key && depth == 1 && parsed.is_string())
-                topKey = parsed.get<std::string>();
-            if (depth >= kMaxJsonDepth && (event == Event::object_start || event == Event::array_start))
-                throw std::runtime_error(name + " nests JSON arrays and objects more than " +
-                                         std::to_string(kMaxJsonDepth) + " levels deep" +
-                                         (topKey.empty() ? std::string() : " under \"" + topKey + "\"") +
-                                         ", the limit");
+            if (event == Event::object_start || event == Event::array_start) {
+                if (depth >= kMaxJsonDepth)
+                    refuse("arrays and objects nested more than " + std::to_string(kMaxJsonDepth) +
+                               " levels deep",
+                           kMaxJsonDepth);
+                if (event == Event::object_start)
+                    keys.push_back(0);
+            } else if (event == Event::object_end) {
+                keys.pop_back();
+            } else if (event == Event::key) {
+                if (depth == 1 && parsed.is_string())
+                    topKey = parsed.get<std::string>();
+                if (++keys.back() > kMaxJsonObjectKeys)
+                    refuse("an object of more than " + std::to_string(kMaxJsonObjectKeys) + " keys",
+                           kMaxJsonObjectKeys);
+            }
             return true;
         };
         const nlohmann::ordered_json root = nlohmann::ordered_json::parse(in, guard, false);
