@@ -4,7 +4,7 @@
 // T1 reader, the kernel catalog (which the GUI loads too) and the CLI.
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpecReader.h"
-#include "space/BoundedJson.h"
+#include "util/BoundedJson.h"
 #include "space/ConstraintProgram.h"
 #include "space/Expression.h"
 #include "space/ExpressionNode.h"
@@ -323,12 +323,10 @@ void TestHostileExpressions::deepT1FileIsOneSentence() {
     // JSON itself nested deeper than the readers accept, anywhere in the file.
     const std::string json = ", \"Notes\": " + repeat("[", kDeep) + repeat("]", kDeep);
     writeFile(root / "json.json", t1Text("a > 1", "[1, 2, 3]", json));
-    QCOMPARE(errorOf([&] { readT1Space(root / "json.json"); }),
-             "json.json: the JSON nests arrays and objects more than " + std::to_string(kMaxJsonNesting) +
-                 " levels deep.");
+    QCOMPARE(errorOf([&] { readT1Space(root / "json.json"); }), jsonTooDeepMessage("json.json"));
     // Up to the limit, the same file reads.
     const std::string deepestJson =
-        ", \"Notes\": " + repeat("[", kMaxJsonNesting - 2) + repeat("]", kMaxJsonNesting - 2);
+        ", \"Notes\": " + repeat("[", kMaxJsonDepth - 2) + repeat("]", kMaxJsonDepth - 2);
     writeFile(root / "fine.json", t1Text("a > 1", "[1, 2, 3]", deepestJson));
     QCOMPARE(readT1Space(root / "fine.json").space.validCount(), SearchSpace::Index{2});
 }
@@ -351,8 +349,7 @@ void TestHostileExpressions::catalogSkipsADeepSpec() {
     const std::string prefix = deepFile.string() + ": ";
     QVERIFY2(deepProblem.rfind(prefix, 0) == 0, deepProblem.c_str());
     expectNestingSentence(deepProblem.substr(prefix.size()), "variants.cpu.constraints[0]", deep);
-    QCOMPARE(catalog.problems()[1], jsonFile.string() + ": the JSON nests arrays and objects more than " +
-                                        std::to_string(kMaxJsonNesting) + " levels deep.");
+    QCOMPARE(catalog.problems()[1], jsonTooDeepMessage(jsonFile.string()));
     QCOMPARE(errorOf([&] { catalog.find("deep"); }), deepProblem);
 }
 

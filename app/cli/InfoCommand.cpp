@@ -1,5 +1,6 @@
 #include "CliSupport.h"
 #include "Commands.h"
+#include "util/BoundedJson.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,7 @@ void runInfo(const InfoOptions& options) {
                            {"format", dataset->format},
                            {"device", dataset->deviceName},
                            {"kernel", dataset->kernelName},
-                           {"problem_size", nlohmann::json::parse(dataset->problemSize, nullptr, false)},
+                           {"problem_size", parseBoundedJson(dataset->problemSize, "the problem size")},
                            {"product_size", space.productSize()},
                            {"configs_in_file", space.validCount()},
                            {"valid", dataset->okCount()},

@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "CompareReport.h"
 
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -44,7 +45,7 @@ std::vector<CompareRun> readTrace(const std::string& path,
     for (int line = 1; std::getline(in, text); ++line) {
         if (text.find_first_not_of(" \t\r") == std::string::npos)
             continue;
-        nlohmann::json item = nlohmann::json::parse(text, nullptr, false);
+        nlohmann::json item = parseBoundedJson(text, fmt::format("{}:{}", path, line));
         if (item.is_discarded() || !item.is_object() || !item.contains("strategy") ||
             !item.contains("dataset") || !item.contains("configs") || !item["configs"].is_array())
             throw Error(fmt::format("{}:{}: not a trace line (JSON with strategy, dataset, seed, configs).",

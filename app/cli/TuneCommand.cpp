@@ -16,6 +16,7 @@
 #include "session/RecordWriter.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <chrono>
@@ -76,7 +77,8 @@ TuneOptions resumedOptions(const TuneOptions& o) {
     resumed.dataset = record.dataset;
     resumed.strategy = record.strategy;
     resumed.options.clear();
-    const nlohmann::json options = nlohmann::json::parse(record.options, nullptr, false);
+    const nlohmann::json options =
+        parseBoundedJson(record.options, fmt::format("the options of session {}", record.id));
     if (options.is_object())
         for (const auto& [name, value] : options.items())
             resumed.options.push_back(name + "=" +
@@ -84,7 +86,8 @@ TuneOptions resumedOptions(const TuneOptions& o) {
     resumed.seed = record.seed;
     resumed.space = record.spaceMode;
     resumed.budget = record.budget;
-    const nlohmann::json settings = nlohmann::json::parse(record.settings, nullptr, false);
+    const nlohmann::json settings =
+        parseBoundedJson(record.settings, fmt::format("the settings of session {}", record.id));
     if (settings.is_object()) {
         resumed.constraints = settings.value("constraints", std::vector<std::string>{});
         resumed.batchSize = settings.value("batch_size", o.batchSize);

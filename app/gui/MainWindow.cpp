@@ -19,6 +19,7 @@
 #include "records/RecordStore.h"
 #include "records/SessionResume.h"
 #include "session/KernelTuneOptions.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <QAction>
@@ -71,7 +72,8 @@ TaskSpec resumedTask(const SessionRecord& r) {
     task.seed = r.seed;
     task.mode = spaceModeFromString(r.spaceMode).value_or(SpaceMode::Constrained);
     task.budget = r.budget;
-    const nlohmann::json settings = nlohmann::json::parse(r.settings, nullptr, false);
+    const nlohmann::json settings =
+        ts::parseBoundedJson(r.settings, fmt::format("the settings of session {}", r.id));
     if (settings.is_object()) {
         task.constraints = settings.value("constraints", std::vector<std::string>{});
         task.batchSize = settings.value("batch_size", task.batchSize);

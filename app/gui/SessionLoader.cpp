@@ -2,6 +2,7 @@
 
 #include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ Value toValue(const nlohmann::json& j) {
 
 std::vector<std::string> parameterNames(const SessionRecord& record) {
     std::vector<std::string> names;
-    auto j = nlohmann::json::parse(record.parameters, nullptr, false);
+    auto j = parseBoundedJson(record.parameters, fmt::format("the parameters of session {}", record.id));
     if (j.is_array())
         for (const auto& name : j)
             if (name.is_string())
@@ -80,7 +81,7 @@ QStringList restrictionsOf(const SessionRecord& record, const SearchSpace& space
 
 std::map<std::string, std::string> strategyOptionsOf(const SessionRecord& record) {
     std::map<std::string, std::string> options;
-    auto j = nlohmann::json::parse(record.options, nullptr, false);
+    auto j = parseBoundedJson(record.options, fmt::format("the options of session {}", record.id));
     if (j.is_object())
         for (auto& [key, value] : j.items())
             options[key] = value.is_string() ? value.get<std::string>() : value.dump();
@@ -94,7 +95,8 @@ Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::ve
     if (space && stored.index < space->productSize()) {
         t.config = space->config(stored.index);
     } else {
-        auto j = nlohmann::json::parse(stored.config, nullptr, false);
+        auto j = parseBoundedJson(stored.config, fmt::format("the config of trial {} of session {}",
+                                                             stored.number, stored.session));
         for (const std::string& name : names)
             t.config.push_back(j.is_object() && j.contains(name) ? toValue(j[name]) : Value(std::string()));
     }

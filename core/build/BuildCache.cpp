@@ -1,6 +1,7 @@
 #include "build/BuildCache.h"
 
 #include "build/ContentHash.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -95,7 +96,7 @@ std::optional<BuildResult> BuildCache::lookup(const std::string& hash) const {
     std::ifstream in(m_directory / (hash + ".json"));
     if (!in)
         return std::nullopt;
-    nlohmann::json meta = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json meta = parseBoundedJson(in, (m_directory / (hash + ".json")).string());
     if (meta.is_discarded() || !meta.is_object())
         return std::nullopt;
     BuildResult result;

@@ -4,6 +4,7 @@
 #include "build/ContentHash.h"
 #include "cuda/NvrtcProgram.h"
 #include "cuda/PtxasInfo.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -159,7 +160,7 @@ std::optional<CudaBuildResult> NvrtcCompiler::lookup(const std::string& hash) co
     std::ifstream meta(m_directory / (hash + ".json"));
     if (!meta)
         return std::nullopt;
-    nlohmann::json doc = nlohmann::json::parse(meta, nullptr, false);
+    nlohmann::json doc = parseBoundedJson(meta, (m_directory / (hash + ".json")).string());
     if (doc.is_discarded() || !doc.contains("ok"))
         return std::nullopt;
     CudaBuildResult result;

@@ -1,5 +1,6 @@
 #include "hardware/GpuDatabase.h"
 
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -136,7 +137,7 @@ GpuDatabase GpuDatabase::read(const std::filesystem::path& file) {
     std::ifstream in(file);
     if (!in)
         throw Error(fmt::format("The GPU database {} cannot be opened.", file.string()));
-    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json doc = parseBoundedJson(in, "The GPU database " + file.string());
     if (doc.is_discarded())
         throw Error(fmt::format("The GPU database {} is not valid JSON.", file.string()));
     if (!doc.is_object() || !doc.contains("gpus") || !doc.at("gpus").is_array() || doc.at("gpus").empty())

@@ -1,5 +1,6 @@
 #include "hardware/StaticCostModel.h"
 
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -80,7 +81,8 @@ std::vector<char> StaticCostModel::save() const {
 }
 
 void StaticCostModel::load(const std::vector<char>& bytes) {
-    const nlohmann::json doc = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    const nlohmann::json doc =
+        parseBoundedJson(std::string_view(bytes.data(), bytes.size()), "The saved model");
     if (doc.is_discarded() || doc.value("model", std::string()) != "static" || !doc.contains("scale") ||
         !doc.at("scale").is_number() || !(doc.at("scale").get<double>() > 0))
         throw Error("The saved model is not a static cost model.");

@@ -1,9 +1,9 @@
 #include "kernels/KernelSpecReader.h"
 
 #include "kernels/KernelSizes.h"
-#include "space/BoundedJson.h"
 #include "space/Expression.h"
 #include "space/ExpressionParser.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -82,7 +82,11 @@ private:
         if (!in) {
             throw Error(m_display + ": cannot open the file.");
         }
-        return parseBoundedJson(in, m_display);
+        try {
+            return parseBoundedJson(in, m_display, JsonSyntaxErrors::Throw);
+        } catch (const Json::parse_error& e) {
+            throw Error(m_display + ": not valid JSON (" + e.what() + ").");
+        }
     }
 
     static std::string join(const std::string& prefix, const std::string& key) {

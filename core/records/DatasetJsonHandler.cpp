@@ -1,5 +1,7 @@
 #include "records/DatasetJsonHandler.h"
 
+#include "util/BoundedJson.h"
+
 namespace ts {
 
 std::optional<std::uint32_t> DatasetJsonHandler::fieldId(const std::string& name) const {
@@ -80,10 +82,23 @@ bool DatasetJsonHandler::key(string_t& name) {
     } else if (m_cacheLevel <= 0) {
         m_key = std::move(name);
     }
+    // Only the DOM's ordered objects search their keys; the cache's records go to m_records.
+    if (m_cacheLevel < 0 && !m_keys.empty() && ++m_keys.back() > kMaxJsonObjectKeys) {
+        m_tooWide = true;
+        return false;
+    }
     return true;
 }
 
+bool DatasetJsonHandler::enter() {
+    m_tooDeep = ++m_depth > kMaxJsonDepth;
+    return !m_tooDeep;
+}
+
 bool DatasetJsonHandler::start_object(std::size_t) {
+    if (!enter()) {
+        return false;
+    }
     if (m_cacheLevel >= 0) {
         if (m_cacheLevel == 0) {
             m_records.push_back(CacheRecord{m_key, {}, {}});
@@ -99,19 +114,25 @@ bool DatasetJsonHandler::start_object(std::size_t) {
         return true;
     }
     m_stack.push_back(addToDom(Json::object()));
+    m_keys.push_back(0);
     return true;
 }
 
 bool DatasetJsonHandler::end_object() {
+    --m_depth;
     if (m_cacheLevel >= 0) {
         --m_cacheLevel;
         return true;
     }
     m_stack.pop_back();
+    m_keys.pop_back();
     return true;
 }
 
 bool DatasetJsonHandler::start_array(std::size_t) {
+    if (!enter()) {
+        return false;
+    }
     if (m_cacheLevel >= 0) {
         if (m_cacheLevel == 0) {
             m_badRecordKey = m_badRecordKey.value_or(m_key);
@@ -126,6 +147,7 @@ bool DatasetJsonHandler::start_array(std::size_t) {
 }
 
 bool DatasetJsonHandler::end_array() {
+    --m_depth;
     if (m_cacheLevel >= 0) {
         --m_cacheLevel;
         if (m_cacheLevel == 1) {

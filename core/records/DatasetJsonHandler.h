@@ -33,6 +33,10 @@ public:
     // Byte offset (0-based) where parsing failed and nlohmann's message.
     std::optional<std::size_t> errorByte() const { return m_errorByte; }
     const std::string& errorMessage() const { return m_errorMessage; }
+    // True when parsing stopped because arrays and objects nest deeper than kMaxJsonDepth.
+    bool tooDeep() const { return m_tooDeep; }
+    // True when parsing stopped at an object of the DOM (not the cache) with more than kMaxJsonObjectKeys.
+    bool tooWide() const { return m_tooWide; }
 
     bool null() override;
     bool boolean(bool value) override;
@@ -52,6 +56,7 @@ public:
 private:
     template <typename Value> bool value(Value&& value);
     Json* addToDom(Json&& value);
+    bool enter();
     void cacheScalar(Json&& value);
 
     Json m_root;
@@ -68,6 +73,10 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_fieldIds;
     std::optional<std::string> m_badRecordKey;
 
+    int m_depth = 0;
+    bool m_tooDeep = false;
+    std::vector<std::size_t> m_keys; // keys so far of each open DOM object
+    bool m_tooWide = false;
     std::optional<std::size_t> m_errorByte;
     std::string m_errorMessage;
 };

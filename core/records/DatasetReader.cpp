@@ -2,6 +2,7 @@
 
 #include "records/DatasetJsonHandler.h"
 #include "records/ValueLookup.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 #include "util/Gzip.h"
 
@@ -106,6 +107,12 @@ std::unique_ptr<DatasetJsonHandler> parseJson(const std::string& text, const std
     auto parsed = std::make_unique<DatasetJsonHandler>();
     if (Json::sax_parse(text, parsed.get())) {
         return parsed;
+    }
+    if (parsed->tooDeep()) {
+        throw Error(jsonTooDeepMessage(name(path)));
+    }
+    if (parsed->tooWide()) {
+        throw Error(jsonTooWideMessage(name(path)));
     }
     if (auto repaired = repairCutCache(text)) {
         auto second = std::make_unique<DatasetJsonHandler>();
@@ -266,6 +273,25 @@ void appendNumbers(const Json& value, double scale, std::vector<double>& out) {
     }
 }
 
+// A measured time of a successful config must be a positive number: zero or negative is a broken file, not
+// a fast kernel. `what` names the entry ("cache record \"4,8\"", "result 3").
+void requirePositiveTimes(const Measurement& measurement, const std::filesystem::path& path,
+                          const std::string& what) {
+    const auto check = [&](double time, const char* role) {
+        if (!(time > 0) || !std::isfinite(time)) {
+            throw Error(fmt::format("{} has {} with {} {}, which is not a positive time.", name(path), what,
+                                    role, time));
+        }
+    };
+    check(measurement.objective, "time");
+    for (const double sample : measurement.samples) {
+        check(sample, "sample");
+    }
+    if (measurement.compileMs < 0) {
+        check(measurement.compileMs, "compile time");
+    }
+}
+
 const Json& requireKey(const Json& object, const char* key, const std::filesystem::path& path) {
     const auto it = object.find(key);
     if (it == object.end()) {
@@ -418,6 +444,7 @@ Dataset kernelTunerFromJson(const DatasetJsonHandler& parsed, const std::filesys
             measurement.status = MeasureStatus::Ok;
             measurement.objective = objective->get<double>();
             measurement.samples = record.times;
+            requirePositiveTimes(measurement, path, fmt::format("cache record \"{}\"", record.key));
         }
         indices.push_back(index);
         dataset.entries.insert_or_assign(index, std::move(measurement));
@@ -582,6 +609,7 @@ Dataset t4FromJson(const Json& root, const std::filesystem::path& path) {
             }
             if (measured->is_number()) {
                 measurement.objective = measured->get<double>() * scale;
+                requirePositiveTimes(measurement, path, fmt::format("result {}", i));
             } else {
                 measurement.status = kernelTunerFailure(textOf(*measured));
                 measurement.log = textOf(*measured);
@@ -679,6 +707,7 @@ Dataset kttFromJson(const Json& root, const std::filesystem::path& path) {
             }
             measurement.objective = total * scale;
             measurement.samples = {measurement.objective};
+            requirePositiveTimes(measurement, path, fmt::format("result {}", i));
         } else {
             measurement.log = status;
         }

@@ -1,6 +1,7 @@
 #include "records/DeploymentBuilder.h"
 
 #include "records/DeviceFingerprint.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -23,7 +24,7 @@ struct Group {
 };
 
 nlohmann::ordered_json parsedOr(const std::string& text, nlohmann::ordered_json fallback) {
-    nlohmann::ordered_json value = nlohmann::ordered_json::parse(text, nullptr, false);
+    nlohmann::ordered_json value = parseBoundedOrderedJson(text, "a stored JSON column");
     return value.is_discarded() ? fallback : value;
 }
 
@@ -76,7 +77,7 @@ nlohmann::ordered_json entryOf(const Group& group) {
 } // namespace
 
 nlohmann::ordered_json DeploymentBuilder::problemShape(const std::string& problem) {
-    const nlohmann::ordered_json value = nlohmann::ordered_json::parse(problem, nullptr, false);
+    const nlohmann::ordered_json value = parseBoundedOrderedJson(problem, "a stored problem size");
     nlohmann::ordered_json shape = nlohmann::ordered_json::array();
     const auto add = [&shape](const nlohmann::ordered_json& item) {
         if (!item.is_number())

@@ -1,4 +1,5 @@
 #include "records/DeviceFingerprint.h"
+#include "util/BoundedJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +67,7 @@ std::string DeviceFingerprint::toJson() const {
 
 DeviceFingerprint DeviceFingerprint::fromJson(const std::string& text) {
     DeviceFingerprint fingerprint;
-    const nlohmann::json object = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json object = parseBoundedJson(text, "a stored device fingerprint");
     if (!object.is_object())
         return fingerprint;
     const auto field = [&object](const char* key) {

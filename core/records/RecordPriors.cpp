@@ -1,6 +1,7 @@
 #include "records/RecordPriors.h"
 
 #include "records/SessionResume.h"
+#include "util/BoundedJson.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,7 +13,8 @@ namespace ts {
 namespace {
 
 bool sameParameters(const SessionRecord& session, const SearchSpace& space) {
-    const nlohmann::json names = nlohmann::json::parse(session.parameters, nullptr, false);
+    const nlohmann::json names =
+        parseBoundedJson(session.parameters, fmt::format("the parameters of session {}", session.id));
     if (!names.is_array() || names.size() != space.dimension())
         return false;
     std::set<std::string> stored;

@@ -3,6 +3,7 @@
 #include "records/SqliteConnection.h"
 #include "records/SqliteStatement.h"
 #include "records/SqliteTransaction.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 #include "util/Statistics.h"
 
@@ -111,7 +112,7 @@ std::string configJson(const Config& config, const std::vector<std::string>& nam
 // JSON has no NaN or infinity: nlohmann writes them as null, read back as NaN.
 std::vector<double> samplesFromJson(const std::string& text) {
     std::vector<double> samples;
-    const nlohmann::json array = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json array = parseBoundedJson(text, "a stored trial's samples");
     if (!array.is_array())
         return samples;
     for (const auto& sample : array)
@@ -154,7 +155,7 @@ std::string metricsJson(const std::map<std::string, double>& metrics) {
 // Non-numbers (a NaN written as null) are dropped: a metric is either known or absent.
 std::map<std::string, double> metricsFromJson(const std::string& text) {
     std::map<std::string, double> metrics;
-    const nlohmann::json object = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json object = parseBoundedJson(text, "a stored trial's metrics");
     if (!object.is_object())
         return metrics;
     for (const auto& [name, value] : object.items())

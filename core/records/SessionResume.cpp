@@ -2,6 +2,7 @@
 
 #include "records/SourceHash.h"
 #include "records/ValueLookup.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -25,7 +26,8 @@ SessionRecord SessionResume::resumable(const RecordStore& store, std::int64_t se
 }
 
 std::optional<Trial> SessionResume::toTrial(const StoredTrial& stored, const SearchSpace& space) {
-    const nlohmann::ordered_json config = nlohmann::ordered_json::parse(stored.config, nullptr, false);
+    const nlohmann::ordered_json config = parseBoundedOrderedJson(
+        stored.config, fmt::format("the config of trial {} of session {}", stored.number, stored.session));
     if (!config.is_object())
         return std::nullopt;
     std::vector<std::uint32_t> digits;

@@ -2,6 +2,7 @@
 
 #include "records/CsvTable.h"
 #include "records/DeploymentBuilder.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -18,7 +19,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json parsedOr(const std::string& text, Json fallback) {
-    Json value = Json::parse(text, nullptr, false);
+    Json value = parseBoundedOrderedJson(text, "a stored JSON column");
     return value.is_discarded() ? fallback : value;
 }
 

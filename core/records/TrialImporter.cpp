@@ -4,6 +4,7 @@
 #include "records/DatasetReader.h"
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 #include "util/Gzip.h"
 #include "util/Statistics.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace ts {
 
@@ -52,16 +54,137 @@ std::string lowerExtension(const std::filesystem::path& path) {
     return extension;
 }
 
-// Numbers of a JSON line: null (NaN or infinity on export) reads back as NaN.
-double realOf(const Json& object, const char* key) {
-    const auto it = object.find(key);
-    return it != object.end() && it->is_number() ? it->get<double>() : kNaN;
-}
-
 std::string textOf(const Json& object, const char* key) {
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
+
+enum class Range { Any, NonNegative, Positive };
+
+// The fields of one JSON line of a session or trial, each checked for its type and range: a wrong one is
+// an Error naming the file, the line and the key (a seed of "abc" or a budget of 1e300 is not a default).
+// Absent keys and null (what NaN and infinity export as) read as nullopt.
+class LineFields {
+public:
+    LineFields(const Json& object, const std::string& source, std::size_t line, const char* what)
+        : m_object(object), m_source(source), m_line(line), m_what(what) {}
+
+    std::string text(const char* key) const {
+        const Json* value = find(key);
+        if (value == nullptr)
+            return {};
+        if (!value->is_string())
+            fail(key, *value, "a string");
+        return value->get<std::string>();
+    }
+
+    // A string that holds JSON text (options, settings, ...): it must parse, within the depth limit.
+    std::string embeddedJson(const char* key) const {
+        std::string content = text(key);
+        if (!content.empty() &&
+            parseBoundedJson(content, fmt::format("{} line {} key \"{}\"", m_source, m_line, key))
+                .is_discarded())
+            throw Error(fmt::format("{} has a {} on line {} whose \"{}\" is not valid JSON text.", m_source,
+                                    m_what, m_line, key));
+        return content;
+    }
+
+    std::optional<double> real(const char* key, Range range) const {
+        const Json* value = find(key);
+        if (value == nullptr)
+            return std::nullopt;
+        if (!value->is_number() || !std::isfinite(value->get<double>()))
+            fail(key, *value, "a number");
+        checkRange(key, *value, range);
+        return value->get<double>();
+    }
+
+    // A non-negative integer that fits in 63 bits (counts, numbers, budgets).
+    std::optional<std::int64_t> count(const char* key) const {
+        const Json* value = find(key);
+        if (value == nullptr)
+            return std::nullopt;
+        if (!value->is_number_integer() ||
+            (value->is_number_unsigned() &&
+             value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) ||
+            (!value->is_number_unsigned() && value->get<std::int64_t>() < 0))
+            fail(key, *value, "a non-negative integer");
+        return value->get<std::int64_t>();
+    }
+
+    // A non-negative integer of up to 64 bits (seeds, config indices).
+    std::optional<std::uint64_t> unsignedInteger(const char* key) const {
+        const Json* value = find(key);
+        if (value == nullptr)
+            return std::nullopt;
+        if (!value->is_number_unsigned() && !(value->is_number_integer() && value->get<std::int64_t>() >= 0))
+            fail(key, *value, "a non-negative integer");
+        return value->get<std::uint64_t>();
+    }
+
+    std::vector<double> samples(const char* key) const {
+        std::vector<double> samples;
+        const Json* value = find(key);
+        if (value == nullptr)
+            return samples;
+        if (!value->is_array())
+            fail(key, *value, "a list of times");
+        for (const Json& sample : *value) {
+            if (sample.is_null()) {
+                samples.push_back(kNaN);
+                continue;
+            }
+            if (!sample.is_number() || !(sample.get<double>() >= 0) || !std::isfinite(sample.get<double>()))
+                fail(key, sample, "a list of non-negative times");
+            samples.push_back(sample.get<double>());
+        }
+        return samples;
+    }
+
+    std::map<std::string, double> metrics(const char* key) const {
+        std::map<std::string, double> metrics;
+        const Json* value = find(key);
+        if (value == nullptr)
+            return metrics;
+        if (!value->is_object())
+            fail(key, *value, "an object of numbers");
+        for (const auto& [name, number] : value->items()) {
+            if (number.is_null())
+                continue; // a metric is either known or absent
+            if (!number.is_number() || !std::isfinite(number.get<double>()))
+                fail(fmt::format("{}.{}", key, name), number, "a number");
+            metrics[name] = number.get<double>();
+        }
+        return metrics;
+    }
+
+private:
+    const Json* find(const char* key) const {
+        const auto it = m_object.find(key);
+        return it == m_object.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    void checkRange(const std::string& key, const Json& value, Range range) const {
+        const double number = value.get<double>();
+        if (range == Range::NonNegative && number < 0)
+            fail(key, value, "a non-negative number");
+        if (range == Range::Positive && number <= 0)
+            fail(key, value, "a positive number");
+    }
+
+    [[noreturn]] void fail(const std::string& key, const Json& value, const char* expected) const {
+        std::string shown = value.dump();
+        if (shown.size() > 40)
+            shown = shown.substr(0, 37) + "...";
+        throw Error(fmt::format("{} has a {} on line {} whose \"{}\" is {}, which is not {}.", m_source,
+                                m_what, m_line, key, shown, expected));
+    }
+
+    const Json& m_object;
+    const std::string& m_source;
+    std::size_t m_line;
+    const char* m_what;
+};
 
 std::map<std::string, double> metricsOf(const Json& value) {
     std::map<std::string, double> metrics;
@@ -82,7 +205,7 @@ std::vector<double> samplesOf(const Json& value) {
 
 // Parses a number column of a CSV row: empty is NaN; anything else that is not a number is an error.
 double csvReal(const std::string& text, const std::string& source, std::size_t line,
-               const std::string& column) {
+               const std::string& column, Range range = Range::Any) {
     if (text.empty())
         return kNaN;
     std::size_t used = 0;
@@ -92,9 +215,12 @@ double csvReal(const std::string& text, const std::string& source, std::size_t l
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != text.size())
+    if (used != text.size() || !std::isfinite(value))
         throw Error(fmt::format("{} has \"{}\" in column {} of line {}, which is not a number.", source, text,
                                 column, line));
+    if ((range == Range::NonNegative && value < 0) || (range == Range::Positive && value <= 0))
+        throw Error(fmt::format("{} has \"{}\" in column {} of line {}, which is not a {} number.", source,
+                                text, column, line, range == Range::Positive ? "positive" : "non-negative"));
     return value;
 }
 
@@ -103,9 +229,9 @@ std::int64_t csvInteger(const std::string& text, const std::string& source, std:
     const double value = csvReal(text, source, line, column);
     if (std::isnan(value))
         return 0;
-    if (value != std::floor(value) || std::abs(value) > 9.0e18)
-        throw Error(fmt::format("{} has \"{}\" in column {} of line {}, which is not an integer.", source,
-                                text, column, line));
+    if (value != std::floor(value) || value < 0 || value > 9.0e18)
+        throw Error(fmt::format("{} has \"{}\" in column {} of line {}, which is not a non-negative integer.",
+                                source, text, column, line));
     return static_cast<std::int64_t>(value);
 }
 
@@ -113,7 +239,7 @@ Json jsonCell(const std::string& text, const std::string& source, std::size_t li
               const std::string& column) {
     if (text.empty())
         return Json();
-    Json value = Json::parse(text, nullptr, false);
+    Json value = parseBoundedOrderedJson(text, fmt::format("{} column {} of line {}", source, column, line));
     if (value.is_discarded())
         throw Error(fmt::format("{} has column {} of line {} that is not valid JSON.", source, column, line));
     return value;
@@ -123,6 +249,17 @@ void checkStatus(const std::string& status, const std::string& source, std::size
     if (!measureStatusFromString(status))
         throw Error(fmt::format("{} has status \"{}\" on line {}, which is not a trial status.", source,
                                 status, line));
+}
+
+// Only to explain a failed dataset read: the first error stands when this one cannot tell.
+bool isDeploymentFile(const std::filesystem::path& input) {
+    try {
+        const nlohmann::json root = parseBoundedJson(readMaybeGzippedFile(input), input.string());
+        const auto format = root.is_object() ? root.find("format") : root.end();
+        return format != root.end() && *format == "tunescope-deployment";
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 } // namespace
@@ -156,8 +293,7 @@ TrialImporter::Result TrialImporter::importDataset(const std::filesystem::path& 
                   : format == "ktt"    ? readKttOutput(input)
                                        : readDataset(input);
     } catch (const Error&) {
-        const Json root = Json::parse(readMaybeGzippedFile(input), nullptr, false);
-        if (root.is_object() && root.value("format", "") == "tunescope-deployment")
+        if (isDeploymentFile(input))
             throw Error(
                 fmt::format("{} is a deployment file: it holds only the best configs, not trials (import "
                             "a jsonl or csv export instead).",
@@ -237,7 +373,7 @@ TrialImporter::Parsed TrialImporter::parseJsonLines(const std::string& text, con
         ++line;
         if (content.find_first_not_of(" \t\r") == std::string_view::npos)
             continue;
-        const Json object = Json::parse(content, nullptr, false);
+        const Json object = parseBoundedOrderedJson(content, fmt::format("{} line {}", source, line));
         if (!object.is_object())
             throw Error(fmt::format("{} has line {} that is not a JSON object.", source, line));
         const std::string type = textOf(object, "type");
@@ -245,37 +381,33 @@ TrialImporter::Parsed TrialImporter::parseJsonLines(const std::string& text, con
         if (id == object.end() || !id->is_number_integer())
             throw Error(fmt::format("{} has line {} without a session id.", source, line));
         if (type == "session") {
+            const LineFields f(object, source, line, "session");
             SessionRecord s;
-            s.kernel = textOf(object, "kernel");
-            s.problem = textOf(object, "problem");
-            s.device = textOf(object, "device");
-            s.backend = textOf(object, "backend");
-            s.dataset = textOf(object, "dataset");
-            s.strategy = textOf(object, "strategy");
-            s.options = textOf(object, "options");
-            const auto seed = object.find("seed");
-            s.seed = seed != object.end() && seed->is_number_unsigned() ? seed->get<std::uint64_t>() : 0;
-            s.spaceMode = textOf(object, "space_mode");
-            const auto budget = object.find("budget");
-            s.budget =
-                budget != object.end() && budget->is_number_integer() ? budget->get<std::int64_t>() : 0;
-            s.parameters = textOf(object, "parameters");
-            s.toolVersion = textOf(object, "tool_version");
-            s.startedAt = realOf(object, "started_at");
-            if (std::isnan(s.startedAt))
-                s.startedAt = unixNow(); // a hand-written file may leave out what our exports always carry
+            s.kernel = f.text("kernel");
+            s.problem = f.embeddedJson("problem");
+            s.device = f.text("device");
+            s.backend = f.text("backend");
+            s.dataset = f.text("dataset");
+            s.strategy = f.text("strategy");
+            s.options = f.embeddedJson("options");
+            s.seed = f.unsignedInteger("seed").value_or(0);
+            s.spaceMode = f.text("space_mode");
+            s.budget = f.count("budget").value_or(0);
+            s.parameters = f.embeddedJson("parameters");
+            s.toolVersion = f.text("tool_version");
+            // A hand-written file may leave out what our exports always carry.
+            s.startedAt = f.real("started_at", Range::Any).value_or(unixNow());
             if (s.options.empty())
                 s.options = "{}";
             if (s.parameters.empty())
                 s.parameters = "[]";
             if (s.spaceMode.empty())
                 s.spaceMode = "constrained";
-            if (const double ended = realOf(object, "ended_at"); !std::isnan(ended))
-                s.endedAt = ended;
-            s.status = textOf(object, "status");
-            s.sourceHash = textOf(object, "source_hash");
-            s.deviceInfo = textOf(object, "device_info");
-            s.settings = textOf(object, "settings");
+            s.endedAt = f.real("ended_at", Range::Any);
+            s.status = f.text("status");
+            s.sourceHash = f.text("source_hash");
+            s.deviceInfo = f.embeddedJson("device_info");
+            s.settings = f.embeddedJson("settings");
             if (s.kernel.empty() || s.status.empty())
                 throw Error(
                     fmt::format("{} has a session on line {} without a kernel or status.", source, line));
@@ -289,36 +421,34 @@ TrialImporter::Parsed TrialImporter::parseJsonLines(const std::string& text, con
             if (owner == byId.end())
                 throw Error(fmt::format("{} has a trial on line {} before the line of its session {}.",
                                         source, line, id->get<std::int64_t>()));
+            const LineFields f(object, source, line, "trial");
             StoredTrial t;
-            const auto number = object.find("number");
-            const auto index = object.find("config_index");
+            const auto number = f.count("number");
+            const auto index = f.unsignedInteger("config_index");
             const auto config = object.find("config");
-            if (number == object.end() || !number->is_number_integer() || index == object.end() ||
-                !index->is_number_integer() || config == object.end() || !config->is_object())
+            if (!number || !index || config == object.end() || !config->is_object())
                 throw Error(fmt::format("{} has a trial on line {} without a number, config_index or config.",
                                         source, line));
-            t.number = number->get<std::int64_t>();
-            t.index = index->is_number_unsigned() ? index->get<std::uint64_t>()
-                                                  : static_cast<std::uint64_t>(index->get<std::int64_t>());
+            t.number = *number;
+            t.index = *index;
             t.config = config->dump();
-            t.status = textOf(object, "status");
+            t.status = f.text("status");
             checkStatus(t.status, source, line);
-            t.objective = realOf(object, "time_ms");
-            t.samples = samplesOf(object.value("samples", Json::array()));
-            t.median = realOf(object, "median_ms");
-            t.min = realOf(object, "min_ms");
-            t.mean = realOf(object, "mean_ms");
-            t.stdev = realOf(object, "stdev_ms");
-            t.cv = realOf(object, "cv");
-            if (const double predicted = realOf(object, "predicted"); !std::isnan(predicted))
-                t.predicted = predicted;
-            t.compileMs = realOf(object, "compile_ms");
-            t.log = textOf(object, "log");
-            const auto batch = object.find("batch");
-            t.batch = batch != object.end() && batch->is_number_integer() ? batch->get<std::int64_t>() : 0;
-            t.elapsedS = realOf(object, "elapsed_s");
-            t.finishedAt = realOf(object, "finished_at");
-            t.metrics = metricsOf(object.value("metrics", Json::object()));
+            t.objective =
+                f.real("time_ms", t.status == "ok" ? Range::Positive : Range::NonNegative).value_or(kNaN);
+            t.samples = f.samples("samples");
+            t.median = f.real("median_ms", Range::NonNegative).value_or(kNaN);
+            t.min = f.real("min_ms", Range::NonNegative).value_or(kNaN);
+            t.mean = f.real("mean_ms", Range::NonNegative).value_or(kNaN);
+            t.stdev = f.real("stdev_ms", Range::NonNegative).value_or(kNaN);
+            t.cv = f.real("cv", Range::NonNegative).value_or(kNaN);
+            t.predicted = f.real("predicted", Range::Any);
+            t.compileMs = f.real("compile_ms", Range::NonNegative).value_or(kNaN);
+            t.log = f.text("log");
+            t.batch = f.count("batch").value_or(0);
+            t.elapsedS = f.real("elapsed_s", Range::NonNegative).value_or(kNaN);
+            t.finishedAt = f.real("finished_at", Range::Any).value_or(kNaN);
+            t.metrics = f.metrics("metrics");
             parsed.trials[owner->second].push_back(std::move(t));
         } else {
             throw Error(
@@ -386,24 +516,25 @@ TrialImporter::Parsed TrialImporter::parseCsv(const std::string& text, const std
         t.config = config.dump();
         t.status = cell("status");
         checkStatus(t.status, source, line);
-        t.objective = csvReal(cell("time_ms"), source, line, "time_ms");
+        t.objective = csvReal(cell("time_ms"), source, line, "time_ms",
+                              t.status == "ok" ? Range::Positive : Range::NonNegative);
         t.samples = samplesOf(jsonCell(cell("samples"), source, line, "samples"));
         if (columns.count("median_ms")) {
-            t.median = csvReal(cell("median_ms"), source, line, "median_ms");
-            t.min = csvReal(cell("min_ms"), source, line, "min_ms");
-            t.mean = csvReal(cell("mean_ms"), source, line, "mean_ms");
-            t.stdev = csvReal(cell("stdev_ms"), source, line, "stdev_ms");
-            t.cv = csvReal(cell("cv"), source, line, "cv");
+            t.median = csvReal(cell("median_ms"), source, line, "median_ms", Range::NonNegative);
+            t.min = csvReal(cell("min_ms"), source, line, "min_ms", Range::NonNegative);
+            t.mean = csvReal(cell("mean_ms"), source, line, "mean_ms", Range::NonNegative);
+            t.stdev = csvReal(cell("stdev_ms"), source, line, "stdev_ms", Range::NonNegative);
+            t.cv = csvReal(cell("cv"), source, line, "cv", Range::NonNegative);
         } else {
             summarizeInto(t);
         }
         if (const double predicted = csvReal(cell("predicted"), source, line, "predicted");
             !std::isnan(predicted))
             t.predicted = predicted;
-        t.compileMs = csvReal(cell("compile_ms"), source, line, "compile_ms");
+        t.compileMs = csvReal(cell("compile_ms"), source, line, "compile_ms", Range::NonNegative);
         t.log = cell("log");
         t.batch = csvInteger(cell("batch"), source, line, "batch");
-        t.elapsedS = csvReal(cell("elapsed_s"), source, line, "elapsed_s");
+        t.elapsedS = csvReal(cell("elapsed_s"), source, line, "elapsed_s", Range::NonNegative);
         t.finishedAt = csvReal(cell("finished_at"), source, line, "finished_at");
         t.metrics = metricsOf(jsonCell(cell("metrics"), source, line, "metrics"));
         trials.push_back(std::move(t));

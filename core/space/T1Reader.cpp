@@ -1,7 +1,7 @@
 #include "space/T1Reader.h"
 
-#include "space/BoundedJson.h"
 #include "space/Expression.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -97,7 +97,12 @@ SpaceDefinition readT1Space(const std::filesystem::path& path) {
     if (!in) {
         throw Error(context.file() + ": cannot open the file \"" + path.string() + "\".");
     }
-    const Json root = parseBoundedJson(in, context.file());
+    Json root;
+    try {
+        root = parseBoundedJson(in, context.file(), JsonSyntaxErrors::Throw);
+    } catch (const Json::parse_error& e) {
+        throw Error(context.file() + ": not valid JSON (" + e.what() + ").");
+    }
     if (!root.is_object()) {
         throw Error(context.file() + ": the top level is not a JSON object.");
     }

@@ -9,14 +9,41 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <vector>
 
 namespace ts {
 
 namespace {
 
+constexpr std::size_t kInflateChunk = 256 * 1024;
+
 std::string quoted(const std::filesystem::path& path) {
     return path.string();
 }
+
+// A zlib inflate stream for the gzip wrapper, ended on destruction.
+class InflateStream {
+public:
+    explicit InflateStream(const std::filesystem::path& sourceName) {
+        std::memset(&m_stream, 0, sizeof(m_stream));
+        // 16 + MAX_WBITS: gzip wrapper only.
+        if (inflateInit2(&m_stream, 16 + MAX_WBITS) != Z_OK)
+            throw Error(
+                fmt::format("{} cannot be decompressed: zlib failed to initialise.", quoted(sourceName)));
+    }
+    ~InflateStream() { inflateEnd(&m_stream); }
+    InflateStream(const InflateStream&) = delete;
+    InflateStream& operator=(const InflateStream&) = delete;
+
+    z_stream& get() { return m_stream; }
+    void reset() {
+        if (inflateReset(&m_stream) != Z_OK)
+            throw Error("zlib failed to reset its inflate stream.");
+    }
+
+private:
+    z_stream m_stream;
+};
 
 } // namespace
 
@@ -25,61 +52,43 @@ bool isGzipped(std::string_view bytes) {
            static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
+// Inflates through a fixed chunk appended to the output, so memory follows the data actually inflated.
+// The size in the gzip trailer is never trusted: a cut or forged file may claim gigabytes.
 std::string gunzip(std::string_view bytes, const std::filesystem::path& sourceName) {
-    z_stream stream;
-    std::memset(&stream, 0, sizeof(stream));
-    // 16 + MAX_WBITS: gzip wrapper only.
-    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) {
-        throw Error(fmt::format("{} cannot be decompressed: zlib failed to initialise.", quoted(sourceName)));
-    }
+    InflateStream stream(sourceName);
     std::string out;
-    // The gzip trailer holds the uncompressed size modulo 2^32: a good first guess for the buffer.
-    std::size_t guess = bytes.size() * 4;
-    if (bytes.size() >= 18) {
-        const auto* tail = reinterpret_cast<const unsigned char*>(bytes.data() + bytes.size() - 4);
-        const std::size_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (std::size_t(tail[3]) << 24);
-        guess = std::max(guess, isize + 1);
-    }
-    out.resize(std::max<std::size_t>(guess, 1024));
-    std::size_t produced = 0;
+    std::vector<unsigned char> chunk(kInflateChunk);
     std::size_t consumed = 0;
-    int rc = Z_OK;
     while (true) {
-        if (produced == out.size()) {
-            out.resize(out.size() * 2);
-        }
         const std::size_t inChunk =
             std::min<std::size_t>(bytes.size() - consumed, std::numeric_limits<uInt>::max());
-        const std::size_t outChunk =
-            std::min<std::size_t>(out.size() - produced, std::numeric_limits<uInt>::max());
-        stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
-        stream.avail_in = static_cast<uInt>(inChunk);
-        stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-        stream.avail_out = static_cast<uInt>(outChunk);
-        rc = inflate(&stream, Z_NO_FLUSH);
-        consumed += inChunk - stream.avail_in;
-        produced += outChunk - stream.avail_out;
+        z_stream& z = stream.get();
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
+        z.avail_in = static_cast<uInt>(inChunk);
+        z.next_out = chunk.data();
+        z.avail_out = static_cast<uInt>(chunk.size());
+        const int rc = inflate(&z, Z_NO_FLUSH);
+        consumed += inChunk - z.avail_in;
+        const std::size_t produced = chunk.size() - z.avail_out;
+        out.append(reinterpret_cast<const char*>(chunk.data()), produced);
         if (rc == Z_STREAM_END) {
             // Another gzip member may follow (concatenated .gz files).
             if (consumed < bytes.size() && isGzipped(bytes.substr(consumed))) {
-                inflateReset(&stream);
+                stream.reset();
                 continue;
             }
             break;
         }
-        if (rc == Z_BUF_ERROR && consumed == bytes.size() && stream.avail_out != 0) {
-            inflateEnd(&stream);
+        if (rc == Z_BUF_ERROR || (rc == Z_OK && produced == 0 && consumed == bytes.size())) {
+            // No progress possible: all input is used and the stream has not ended.
             throw Error(fmt::format("{} is a truncated gzip file (the compressed data ends early).",
                                     quoted(sourceName)));
         }
-        if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            const std::string detail = stream.msg != nullptr ? stream.msg : "unknown zlib error";
-            inflateEnd(&stream);
-            throw Error(fmt::format("{} is a corrupt gzip file ({}).", quoted(sourceName), detail));
+        if (rc != Z_OK) {
+            throw Error(fmt::format("{} is a corrupt gzip file ({}).", quoted(sourceName),
+                                    z.msg != nullptr ? z.msg : "unknown zlib error"));
         }
     }
-    inflateEnd(&stream);
-    out.resize(produced);
     return out;
 }
 

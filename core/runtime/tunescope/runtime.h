@@ -83,8 +83,8 @@ struct Answer {
 inline std::vector<std::int64_t> shapeFromJson(const nlohmann::ordered_json& value) {
     std::vector<std::int64_t> shape;
     const auto add = [&shape](const nlohmann::ordered_json& item) {
-        if (!item.is_number())
-            return false;
+        if (!item.is_number() || (item.is_number_float() && !(std::abs(item.get<double>()) < 9.0e18)))
+            return false; // not a size: no rounding of NaN or 1e300 into an int64
         shape.push_back(item.is_number_integer()
                             ? item.get<std::int64_t>()
                             : static_cast<std::int64_t>(std::llround(item.get<double>())));
@@ -114,49 +114,58 @@ inline double shapeDistance(const std::vector<std::int64_t>& a, const std::vecto
     return std::sqrt(sum);
 }
 
+// The deepest nesting of arrays and objects that Deployment::load accepts: deeper JSON would exhaust the
+// stack in nlohmann's recursive copy and dump.
+inline constexpr int kMaxJsonDepth = 512;
+// The most keys of one object that Deployment::load accepts: ordered_json finds keys by a linear search, so
+// an object of n keys takes n^2 / 2 comparisons to read (30 s for 100,000 keys).
+inline constexpr std::size_t kMaxJsonObjectKeys = 10000;
+
 class Deployment {
 public:
-    // Throws std::runtime_error naming the problem when the JSON is not a deployment file.
-    static Deployment fromJson(const nlohmann::ordered_json& root) {
-        if (!root.is_object() || !root.contains("entries") || !root["entries"].is_array())
-            throw std::runtime_error("not a Tunescope deployment file (it has no \"entries\" list)");
-        Deployment deployment;
-        for (const auto& item : root["entries"]) {
-            if (!item.is_object() || !item.contains("kernel") || !item["kernel"].is_string() ||
-                !item.contains("config") || !item["config"].is_object())
-                throw std::runtime_error("a deployment entry lacks a \"kernel\" name or a \"config\" object");
-            Entry entry;
-            entry.kernel = item["kernel"].get<std::string>();
-            entry.shape = shapeFromJson(item.value("problem_size", nlohmann::ordered_json()));
-            entry.device = item.value("device", std::string());
-            entry.architecture = item.value("architecture", std::string());
-            entry.config = item["config"];
-            const auto time = item.find("time_ms");
-            entry.timeMs = time != item.end() && time->is_number() ? time->get<double>()
-                                                                   : std::numeric_limits<double>::infinity();
-            entry.record = item;
-            deployment.m_entries.push_back(std::move(entry));
-        }
-        if (const auto defaults = root.find("defaults"); defaults != root.end() && defaults->is_object())
-            for (const auto& [kernel, config] : defaults->items())
-                if (config.is_object())
-                    deployment.m_defaults[kernel] = config;
-        return deployment;
-    }
+    // Throws std::runtime_error naming the key (such as "entries[2].device") when the JSON is not a
+    // deployment file: every key documented in docs/runtime.md is checked for its type.
+    static Deployment fromJson(const nlohmann::ordered_json& root) { return read(root, "the deployment"); }
 
-    // Throws std::runtime_error naming the file when it cannot be read or is not a deployment file.
+    // Throws std::runtime_error naming the file, and the key or the limit, when the file cannot be read, is
+    // not JSON, nests deeper than kMaxJsonDepth or is not a deployment file.
     static Deployment load(const std::string& path) {
         std::ifstream in(path);
         if (!in)
             throw std::runtime_error("cannot open the deployment file " + path);
-        const nlohmann::ordered_json root = nlohmann::ordered_json::parse(in, nullptr, false);
+        const std::string name = "the deployment file " + path;
+        std::string topKey;
+        std::vector<std::size_t> keys; // keys so far of each open object
+        const auto refuse = [&](const std::string& what, std::size_t limit) {
+            throw std::runtime_error(name + " has " + what +
+                                     (topKey.empty() ? std::string() : " under \"" + topKey + "\"") +
+                                     " (the limit is " + std::to_string(limit) + ")");
+        };
+        const auto guard = [&](int depth, nlohmann::ordered_json::parse_event_t event,
+                               nlohmann::ordered_json& parsed) {
+            using Event = nlohmann::ordered_json::parse_event_t;
+            if (event == Event::object_start || event == Event::array_start) {
+                if (depth >= kMaxJsonDepth)
+                    refuse("arrays and objects nested more than " + std::to_string(kMaxJsonDepth) +
+                               " levels deep",
+                           kMaxJsonDepth);
+                if (event == Event::object_start)
+                    keys.push_back(0);
+            } else if (event == Event::object_end) {
+                keys.pop_back();
+            } else if (event == Event::key) {
+                if (depth == 1 && parsed.is_string())
+                    topKey = parsed.get<std::string>();
+                if (++keys.back() > kMaxJsonObjectKeys)
+                    refuse("an object of more than " + std::to_string(kMaxJsonObjectKeys) + " keys",
+                           kMaxJsonObjectKeys);
+            }
+            return true;
+        };
+        const nlohmann::ordered_json root = nlohmann::ordered_json::parse(in, guard, false);
         if (root.is_discarded())
-            throw std::runtime_error("the deployment file " + path + " is not valid JSON");
-        try {
-            return fromJson(root);
-        } catch (const std::runtime_error& error) {
-            throw std::runtime_error("the deployment file " + path + " is " + error.what());
-        }
+            throw std::runtime_error(name + " is not valid JSON");
+        return read(root, name);
     }
 
     const std::vector<Entry>& entries() const { return m_entries; }
@@ -208,6 +217,90 @@ public:
     }
 
 private:
+    using Json = nlohmann::ordered_json;
+
+    [[noreturn]] static void fail(const std::string& name, const std::string& key, const char* problem) {
+        throw std::runtime_error(name + " is invalid: \"" + key + "\" " + problem);
+    }
+
+    static std::string optionalString(const Json& item, const char* key, const std::string& name,
+                                      const std::string& prefix) {
+        const auto it = item.find(key);
+        if (it == item.end() || it->is_null())
+            return {};
+        if (!it->is_string())
+            fail(name, prefix + key, "is not a string");
+        return it->get<std::string>();
+    }
+
+    // problem_size: a number, a list of numbers or an object of named sizes, each an integer size.
+    static std::vector<std::int64_t> shapeOf(const Json& item, const std::string& name,
+                                             const std::string& prefix) {
+        const auto it = item.find("problem_size");
+        if (it == item.end() || it->is_null())
+            return {};
+        const auto isSize = [](const Json& size) {
+            return size.is_number_integer() ||
+                   (size.is_number_float() && std::abs(size.get<double>()) < 9.0e18);
+        };
+        bool sizes = isSize(*it);
+        if (it->is_array() || it->is_object()) {
+            sizes = true;
+            for (const Json& size : *it)
+                sizes = sizes && isSize(size);
+        }
+        if (!sizes)
+            fail(name, prefix + "problem_size", "is not a number, a list of numbers or an object of numbers");
+        return shapeFromJson(*it);
+    }
+
+    static Entry entryOf(const Json& item, const std::string& name, const std::string& prefix) {
+        if (!item.is_object())
+            fail(name, prefix.substr(0, prefix.size() - 1), "is not an object");
+        Entry entry;
+        const auto kernel = item.find("kernel");
+        if (kernel == item.end() || !kernel->is_string())
+            fail(name, prefix + "kernel", "is missing or not a string");
+        entry.kernel = kernel->get<std::string>();
+        const auto config = item.find("config");
+        if (config == item.end() || !config->is_object())
+            fail(name, prefix + "config", "is missing or not an object");
+        entry.config = *config;
+        entry.shape = shapeOf(item, name, prefix);
+        entry.device = optionalString(item, "device", name, prefix);
+        entry.architecture = optionalString(item, "architecture", name, prefix);
+        const auto time = item.find("time_ms");
+        if (time != item.end() && !time->is_null() && !time->is_number())
+            fail(name, prefix + "time_ms", "is not a number");
+        entry.timeMs = time != item.end() && time->is_number() ? time->get<double>()
+                                                               : std::numeric_limits<double>::infinity();
+        entry.record = item;
+        return entry;
+    }
+
+    static Deployment read(const Json& root, const std::string& name) {
+        if (!root.is_object())
+            throw std::runtime_error(name + " is not a Tunescope deployment file (it is not a JSON object)");
+        const auto entries = root.find("entries");
+        if (entries == root.end() || !entries->is_array())
+            throw std::runtime_error(name +
+                                     " is not a Tunescope deployment file (it has no \"entries\" list)");
+        Deployment deployment;
+        for (std::size_t i = 0; i < entries->size(); ++i)
+            deployment.m_entries.push_back(
+                entryOf((*entries)[i], name, "entries[" + std::to_string(i) + "]."));
+        if (const auto defaults = root.find("defaults"); defaults != root.end() && !defaults->is_null()) {
+            if (!defaults->is_object())
+                fail(name, "defaults", "is not an object");
+            for (const auto& [kernel, config] : defaults->items()) {
+                if (!config.is_object())
+                    fail(name, "defaults." + kernel, "is not an object");
+                deployment.m_defaults[kernel] = config;
+            }
+        }
+        return deployment;
+    }
+
     template <typename Predicate> const Entry* best(const std::string& kernel, Predicate matches) const {
         const Entry* chosen = nullptr;
         for (const Entry& entry : m_entries)
