@@ -571,7 +571,8 @@ void TestRecordStore::fullDiskFailsCleanlyAndLosesNothing() {
     }
     --committed; // the last attempt failed
     QVERIFY2(message.contains("database or disk is full"), qPrintable(message));
-    QVERIFY2(message.startsWith(QString("Cannot save trial %1 of session").arg(committed)),
+    // Messages number trials from 1, like every other place a user reads them.
+    QVERIFY2(message.startsWith(QString("Cannot save trial %1 of session").arg(committed + 1)),
              qPrintable(message));
     QVERIFY2(message.contains(QString::fromStdString(path.string())) && !message.contains('\n'),
              qPrintable(message));
