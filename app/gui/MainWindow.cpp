@@ -257,6 +257,21 @@ void MainWindow::addBundledDatasets() {
         m_task->addKernel(tr("replay: %1").arg(info.fileName()), info.absoluteFilePath(), false);
 }
 
+// Specs of TUNESCOPE_KERNEL_PATH that could not be read are skipped and reported, once the window is up (the
+// constructor's caller has then had its chance to make the reporter non-interactive).
+void MainWindow::reportSkippedKernelSpecs(const std::vector<std::string>& problems) {
+    if (problems.empty())
+        return;
+    QStringList lines;
+    for (const std::string& problem : problems)
+        lines << QString::fromStdString(problem);
+    const QString message = tr("%n kernel spec(s) could not be read and were skipped: %1", nullptr,
+                               static_cast<int>(lines.size()))
+                                .arg(lines.join(QStringLiteral("\n")));
+    QTimer::singleShot(0, this,
+                       [this, message] { m_errors->report(this, tr("Kernel specs skipped"), message); });
+}
+
 void MainWindow::addCatalogKernels() {
     try {
         const KernelCatalog catalog;
@@ -264,6 +279,7 @@ void MainWindow::addCatalogKernels() {
             if (spec.variant("cpu"))
                 m_task->addKernel(tr("kernel: %1").arg(QString::fromStdString(spec.name)),
                                   TaskPanel::catalogKernelId(QString::fromStdString(spec.name)), false);
+        reportSkippedKernelSpecs(catalog.problems());
     } catch (const std::exception& e) {
         m_statusText->setText(
             tr("The kernel catalog could not be read: %1").arg(QString::fromUtf8(e.what())));

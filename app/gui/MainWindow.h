@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 class QDockWidget;
 class QLabel;
@@ -109,6 +111,7 @@ private:
     void addBundledDatasets();
     void datasetReady(const QString& path, std::shared_ptr<const Dataset> dataset);
     void addCatalogKernels();
+    void reportSkippedKernelSpecs(const std::vector<std::string>& problems);
     void chooseDatasetFile();
     void chooseKernelSpecFile();
     // The run's info for a session of this task (kernel and device from the dataset or the kernel spec).
