@@ -109,8 +109,8 @@ StrategyOptions::StrategyOptions(const std::string& strategy, const std::vector<
             throw Error(fmt::format("Strategy \"{}\" has no option \"{}\" (its options: {}).", strategy, name,
                                     known.empty() ? "none" : known));
         }
-        const OptionSpec& spec = *std::find_if(table.begin(), table.end(),
-                                               [&](const OptionSpec& row) { return row.name == name; });
+        const OptionSpec& spec = *std::find_if(
+            table.begin(), table.end(), [&](const OptionSpec& row) { return row.name == type->first; });
         if (auto problem = problemWith(spec, value))
             throw Error(fmt::format("Option \"{}\" of strategy \"{}\" is \"{}\", {}.", name, strategy,
                                     shown(value), *problem));
