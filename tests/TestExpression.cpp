@@ -1,3 +1,4 @@
+#include "ErrorOf.h"
 #include "space/ConstraintProgram.h"
 #include "space/Expression.h"
 #include "space/Parameter.h"
@@ -33,15 +34,7 @@ bool holds(const std::string& text, const Variables& variables = {}) {
     return Expression::parse(text).test(lookupIn(variables));
 }
 
-// The message of the Error the callable throws; fails the test when it throws nothing.
-template <typename F> std::string errorOf(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using ts::test::errorOf;
 
 } // namespace
 

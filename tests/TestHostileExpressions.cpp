@@ -2,15 +2,16 @@
 // 20,000 terms, divisions by zero. Each must end in one sentence naming the input and the limit (or just
 // work), never in a stack overflow, through every path that reads them: the parser, the search space, the
 // T1 reader, the kernel catalog (which the GUI loads too) and the CLI.
+#include "ErrorOf.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpecReader.h"
-#include "util/BoundedJson.h"
 #include "space/ConstraintProgram.h"
 #include "space/Expression.h"
 #include "space/ExpressionNode.h"
 #include "space/ExpressionParser.h"
 #include "space/SearchSpace.h"
 #include "space/T1Reader.h"
+#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 // After the core headers: Qt defines `slots`, a parameter name there.
@@ -36,14 +37,7 @@ constexpr int kFlat = 20'000;
 const std::string kLimitPhrase =
     "it nests more than " + std::to_string(ExpressionParser::kMaxNesting) + " levels deep at column ";
 
-template <typename F> std::string errorOf(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using ts::test::errorOf;
 
 std::string repeat(const std::string& piece, int times) {
     std::string out;

@@ -1,3 +1,4 @@
+#include "ErrorOf.h"
 #include "kernels/BuildFlags.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSizes.h"
@@ -26,14 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-template <typename F> std::string errorOf(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using ts::test::errorOf;
 
 void writeFile(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());

@@ -1,3 +1,4 @@
+#include "ErrorOf.h"
 #include "space/SearchSpace.h"
 #include "space/T1Reader.h"
 #include "util/Error.h"
@@ -19,14 +20,7 @@ namespace {
 
 const std::filesystem::path kSpaces = std::filesystem::path(TUNESCOPE_RESOURCES) / "spaces";
 
-template <typename F> std::string errorOf(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using ts::test::errorOf;
 
 std::vector<Value> ints(std::initializer_list<std::int64_t> list) {
     std::vector<Value> out;
