@@ -129,6 +129,8 @@ private slots:
     void datasetWithZeroOrNegativeTimesIsRefused();
     void importRefusesNumbersThatAreNotWhatTheKeyMeans_data();
     void importRefusesNumbersThatAreNotWhatTheKeyMeans();
+    void cacheEntryThatIsNotARecordIsRefused_data();
+    void cacheEntryThatIsNotARecordIsRefused();
 };
 
 void TestHostileFiles::deepJsonLinesImportIsRefusedAndTheDatabaseKept() {
@@ -392,6 +394,35 @@ void TestHostileFiles::datasetWithZeroOrNegativeTimesIsRefused() {
     const Result info = ts::test::runCli({"info", path});
     QCOMPARE(info.exitCode, 1);
     QVERIFY2(info.err.contains(path + " has " + says), qPrintable(info.err));
+}
+
+// Found by FuzzDatasetReader: a cache entry that is an array (or a scalar followed by one) was read as the
+// fields of a record that did not exist (SIGSEGV on the first file, fields given to the wrong record after).
+void TestHostileFiles::cacheEntryThatIsNotARecordIsRefused_data() {
+    QTest::addColumn<QByteArray>("cache");
+    QTest::addColumn<QString>("key");
+    QTest::newRow("array first") << QByteArray(
+                                        R"({"a":[1.5,2.5,"x",[3.5,{"time":1}]],"1":{"x":1,"time":1.5}})")
+                                 << "a";
+    QTest::newRow("scalar, then array")
+        << QByteArray(R"({"s":14,"times":[11.4,11.5],"1":{"x":1,"time":1.5,"times":[1.5]}})") << "s";
+    QTest::newRow("array after a record")
+        << QByteArray(R"({"1":{"x":1,"time":1.5,"times":[1.5]},"b":[[2.5],{"times":[0.5]}]})") << "b";
+}
+
+void TestHostileFiles::cacheEntryThatIsNotARecordIsRefused() {
+    QFETCH(QByteArray, cache);
+    QFETCH(QString, key);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("entries.json");
+    write(path, R"({"device_name":"d","kernel_name":"k","problem_size":[8],"tune_params_keys":["x"],)"
+                R"("tune_params":{"x":[1,2]},"objective":"time","cache":)" +
+                    cache.toStdString() + "}");
+    const Result info = ts::test::runCli({"info", path});
+    QCOMPARE(info.exitCode, 1);
+    QCOMPARE(info.err.trimmed(),
+             "tunescope-cli: " + path + " has cache record \"" + key + "\" that is not an object.");
 }
 
 void TestHostileFiles::importRefusesNumbersThatAreNotWhatTheKeyMeans_data() {

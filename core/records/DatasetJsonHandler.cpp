@@ -28,6 +28,9 @@ DatasetJsonHandler::Json* DatasetJsonHandler::addToDom(Json&& value) {
 }
 
 void DatasetJsonHandler::cacheScalar(Json&& value) {
+    if (m_skipFrom > 0) {
+        return; // inside a cache entry that is not a record: refused later by its key, contents ignored
+    }
     if (m_cacheLevel == 0) {
         m_badRecordKey = m_badRecordKey.value_or(m_key);
     } else if (m_cacheLevel == 1) {
@@ -90,6 +93,12 @@ bool DatasetJsonHandler::key(string_t& name) {
     return true;
 }
 
+void DatasetJsonHandler::leaveCacheLevel() {
+    if (--m_cacheLevel < m_skipFrom) {
+        m_skipFrom = 0;
+    }
+}
+
 bool DatasetJsonHandler::enter() {
     m_tooDeep = ++m_depth > kMaxJsonDepth;
     return !m_tooDeep;
@@ -121,7 +130,7 @@ bool DatasetJsonHandler::start_object(std::size_t) {
 bool DatasetJsonHandler::end_object() {
     --m_depth;
     if (m_cacheLevel >= 0) {
-        --m_cacheLevel;
+        leaveCacheLevel();
         return true;
     }
     m_stack.pop_back();
@@ -136,7 +145,8 @@ bool DatasetJsonHandler::start_array(std::size_t) {
     if (m_cacheLevel >= 0) {
         if (m_cacheLevel == 0) {
             m_badRecordKey = m_badRecordKey.value_or(m_key);
-        } else if (m_cacheLevel == 1 && m_field == m_timesField) {
+            m_skipFrom = 1;
+        } else if (m_cacheLevel == 1 && m_skipFrom == 0 && m_field == m_timesField) {
             m_inTimes = true;
         }
         ++m_cacheLevel;
@@ -149,7 +159,7 @@ bool DatasetJsonHandler::start_array(std::size_t) {
 bool DatasetJsonHandler::end_array() {
     --m_depth;
     if (m_cacheLevel >= 0) {
-        --m_cacheLevel;
+        leaveCacheLevel();
         if (m_cacheLevel == 1) {
             m_inTimes = false;
         }

@@ -58,6 +58,7 @@ private:
     Json* addToDom(Json&& value);
     bool enter();
     void cacheScalar(Json&& value);
+    void leaveCacheLevel();
 
     Json m_root;
     std::vector<Json*> m_stack; // open DOM containers
@@ -72,6 +73,9 @@ private:
     std::vector<CacheRecord> m_records;
     std::unordered_map<std::string, std::uint32_t> m_fieldIds;
     std::optional<std::string> m_badRecordKey;
+    // > 0 inside a cache entry that is an array, not a record: the cache level its contents start at. They
+    // belong to no record (the file is refused by badRecordKey once parsed) and are ignored.
+    int m_skipFrom = 0;
 
     int m_depth = 0;
     bool m_tooDeep = false;
