@@ -12,6 +12,7 @@
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -131,6 +132,7 @@ private slots:
     void importRefusesNumbersThatAreNotWhatTheKeyMeans();
     void cacheEntryThatIsNotARecordIsRefused_data();
     void cacheEntryThatIsNotARecordIsRefused();
+    void fuzzFindingsAreRefusedWithOneSentence();
 };
 
 void TestHostileFiles::deepJsonLinesImportIsRefusedAndTheDatabaseKept() {
@@ -423,6 +425,21 @@ void TestHostileFiles::cacheEntryThatIsNotARecordIsRefused() {
     QCOMPARE(info.exitCode, 1);
     QCOMPARE(info.err.trimmed(),
              "tunescope-cli: " + path + " has cache record \"" + key + "\" that is not an object.");
+}
+
+// Every input a fuzz campaign found a crash with, kept in tests/data/fuzz/<target>/: each is now one sentence
+// naming the file, exit 1.
+void TestHostileFiles::fuzzFindingsAreRefusedWithOneSentence() {
+    const QDir folder(kData + "fuzz/FuzzDatasetReader");
+    const QStringList files = folder.entryList(QDir::Files);
+    QVERIFY(files.size() >= 4);
+    for (const QString& file : files) {
+        const QString path = folder.filePath(file);
+        const Result info = ts::test::runCli({"info", path});
+        QCOMPARE(info.exitCode, 1);
+        QVERIFY2(info.err.startsWith("tunescope-cli: " + path + " ") && info.err.trimmed().count('\n') == 0,
+                 qPrintable(info.err));
+    }
 }
 
 void TestHostileFiles::importRefusesNumbersThatAreNotWhatTheKeyMeans_data() {
