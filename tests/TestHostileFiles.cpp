@@ -3,6 +3,7 @@
 // zero and negative times, and numbers of an import that are not what their key means. Each is refused with
 // one sentence naming the file (and the key or the limit), and nothing already recorded is lost.
 #include "CliRun.h"
+#include "ErrorOf.h"
 #include "kernels/KernelSpecReader.h"
 #include "records/DatasetReader.h"
 #include "records/RecordStore.h"
@@ -133,6 +134,7 @@ private slots:
     void cacheEntryThatIsNotARecordIsRefused_data();
     void cacheEntryThatIsNotARecordIsRefused();
     void fuzzFindingsAreRefusedWithOneSentence();
+    void numberBeyondDoubleIsOneSentence();
 };
 
 void TestHostileFiles::deepJsonLinesImportIsRefusedAndTheDatabaseKept() {
@@ -440,6 +442,22 @@ void TestHostileFiles::fuzzFindingsAreRefusedWithOneSentence() {
         QVERIFY2(info.err.startsWith("tunescope-cli: " + path + " ") && info.err.trimmed().count('\n') == 0,
                  qPrintable(info.err));
     }
+}
+
+// Found by FuzzT1Reader: a number beyond double's range escaped the readers as nlohmann's out_of_range.
+void TestHostileFiles::numberBeyondDoubleIsOneSentence() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("huge.json");
+    write(path, R"({"General": {"BenchmarkName": "x"}, "Limit": 24e44444})");
+    const std::string t1 = path.toStdString();
+    const std::string message = ts::test::errorOf([&] { (void)readT1Space(t1); });
+    QVERIFY2(message.find("huge.json") != std::string::npos &&
+                 message.find("number overflow") != std::string::npos,
+             message.c_str());
+    const std::string spec = ts::test::errorOf([&] { (void)readKernelSpec(t1); });
+    QVERIFY2(spec.find("huge.json") != std::string::npos && spec.find("number overflow") != std::string::npos,
+             spec.c_str());
 }
 
 void TestHostileFiles::importRefusesNumbersThatAreNotWhatTheKeyMeans_data() {

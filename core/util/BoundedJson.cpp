@@ -35,8 +35,14 @@ typename Json::parser_callback_t limits(std::string_view source, std::vector<std
 template <typename Json, typename Input>
 Json parseWithLimit(Input&& input, std::string_view source, JsonSyntaxErrors syntax) {
     std::vector<std::size_t> keys;
-    return Json::parse(std::forward<Input>(input), limits<Json>(source, keys),
-                       syntax == JsonSyntaxErrors::Throw);
+    try {
+        return Json::parse(std::forward<Input>(input), limits<Json>(source, keys),
+                           syntax == JsonSyntaxErrors::Throw);
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number beyond double's range ("1e9999"): nlohmann reports it as out_of_range, not parse_error,
+        // and only when exceptions are allowed.
+        throw Error(fmt::format("{}: not valid JSON ({}).", source, e.what()));
+    }
 }
 
 } // namespace
