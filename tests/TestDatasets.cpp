@@ -1,4 +1,4 @@
-#include "backends/MeasureStatus.h"
+#include "trial/MeasureStatus.h"
 #include "records/Dataset.h"
 #include "records/DatasetReader.h"
 #include "util/Error.h"

@@ -12,7 +12,7 @@
 #include "TrialDetailsView.h"
 
 #include "hardware/CpuInfo.h"
-#include "kernels/CudaKernelBackend.h"
+#include "session/CudaKernelBackend.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSizes.h"
 #include "records/DatasetReader.h"

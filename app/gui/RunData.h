@@ -2,7 +2,7 @@
 
 #include "records/Dataset.h"
 #include "session/ModelQualityTracker.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 #include <QObject>
 #include <QString>

@@ -3,7 +3,7 @@
 #include "records/Dataset.h"
 #include "records/RecordStore.h"
 #include "records/SessionRecord.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 #include <QString>
 #include <QStringList>

@@ -5,7 +5,7 @@
 
 #include "records/Dataset.h"
 #include "session/SessionStatus.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 #include <QObject>
 #include <QString>

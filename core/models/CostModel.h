@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 #include <span>
 #include <string>

@@ -3,7 +3,7 @@
 #include "models/FeatureEncoder.h"
 #include "models/LearnedRestrictions.h"
 #include "models/XgbModel.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 namespace ts {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backends/Measurement.h"
+#include "trial/Measurement.h"
 #include "space/SearchSpace.h"
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 
 #include "records/DatabaseAccess.h"
 #include "records/SessionRecord.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 #include <chrono>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "records/RecordStore.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 #include <cstdint>
 #include <filesystem>

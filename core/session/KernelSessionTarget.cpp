@@ -1,6 +1,6 @@
 #include "session/KernelSessionTarget.h"
 
-#include "kernels/CudaKernelBackend.h"
+#include "session/CudaKernelBackend.h"
 #include "kernels/KernelSizes.h"
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"

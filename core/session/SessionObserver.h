@@ -2,7 +2,7 @@
 
 #include "session/SessionProgress.h"
 #include "session/SessionStatus.h"
-#include "session/Trial.h"
+#include "trial/Trial.h"
 
 namespace ts {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backends/MeasureStatus.h"
+#include "trial/MeasureStatus.h"
 #include "worker/WorkerProcess.h"
 #include "worker/WorkerProtocol.h"
 

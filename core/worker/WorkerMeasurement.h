@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backends/Measurement.h"
+#include "trial/Measurement.h"
 #include "worker/WorkerClient.h"
 
 #include <optional>

@@ -1,4 +1,4 @@
-#include "kernels/CudaKernelBackend.h"
+#include "session/CudaKernelBackend.h"
 
 #include "util/Error.h"
 #ifdef TUNESCOPE_WITH_CUDA

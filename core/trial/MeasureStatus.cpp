@@ -1,4 +1,4 @@
-#include "backends/MeasureStatus.h"
+#include "trial/MeasureStatus.h"
 
 #include <array>
 #include <utility>
