@@ -101,7 +101,7 @@ private slots:
         QTest::newRow("bad option form")
             << QStringList{"tune", "--dataset", kPnpoly, "--option", "colour"} << "\"colour\"";
         QTest::newRow("zero budget") << QStringList{"tune", "--dataset", kPnpoly, "--budget", "0"}
-                                     << "--budget";
+                                     << "The budget 0 is not a positive number of evaluations.";
         QTest::newRow("bad space mode")
             << QStringList{"tune", "--dataset", kPnpoly, "--space", "sideways"} << "sideways";
         QTest::newRow("constraint syntax")

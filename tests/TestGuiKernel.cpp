@@ -77,7 +77,7 @@ private:
         panel->repeatBox()->setValue(3);
         panel->minRepeatBox()->setValue(1);
         panel->warmupBox()->setValue(1);
-        TaskSpec task = panel->task();
+        SessionPlan task = panel->task();
         task.strategy = "random_sample";
         task.options.clear();
         task.budget = budget;
@@ -247,8 +247,9 @@ private slots:
 
         ended.clear();
         QVERIFY(w->resumeSession(id));
-        QCOMPARE(w->runData().trials().size(), measured); // shown before measuring on
-        QVERIFY(ended.wait(60000));
+        // The finished trials reach the views once the session is rebuilt, before it measures on.
+        QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() >= measured, 60000);
+        QVERIFY(ended.count() > 0 || ended.wait(60000));
         QCOMPARE(ended.first().first().toString(), QString("completed"));
         QCOMPARE(errors.spy.count(), 0);
         RecordStore store(w->databasePath().toStdString());
@@ -258,7 +259,9 @@ private slots:
         std::set<std::uint64_t> unique;
         for (const StoredTrial& t : stored)
             unique.insert(t.index);
-        QCOMPARE(unique.size(), stored.size()); // nothing measured twice
+        QCOMPARE(unique.size(), stored.size());         // nothing measured twice
+        for (std::size_t i = 0; i < stored.size(); ++i) // the views show the session's trials, in order
+            QCOMPARE(w->runData().trials()[i].number, stored[i].number);
         QCOMPARE(store.sessions().size(), std::size_t{1});
     }
 };

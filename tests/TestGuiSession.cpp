@@ -69,7 +69,7 @@ private:
 
     void setTask(MainWindow& w, const std::string& strategy, std::int64_t budget, SpaceMode mode,
                  std::size_t batch = 8, std::uint64_t seed = 1) {
-        TaskSpec task = w.taskPanel()->task();
+        SessionPlan task = w.taskPanel()->task();
         task.strategy = strategy;
         task.options.clear();
         task.budget = budget;
@@ -258,15 +258,16 @@ private slots:
 
         // A bad strategy option: reported with its name, and no session starts.
         errors.spy.clear();
-        TaskSpec task = w->taskPanel()->task();
+        SessionPlan task = w->taskPanel()->task();
         task.strategy = "simulated_annealing";
         w->taskPanel()->setTask(task);
         std::map<std::string, std::string> options{{"T", "hot"}};
-        TaskSpec withOption = w->taskPanel()->task();
+        SessionPlan withOption = w->taskPanel()->task();
         SessionRunner::Request request;
         request.dataset = w->dataset();
-        request.task = withOption;
-        request.task.options = options;
+        request.plan = withOption;
+        request.plan.dataset = w->dataset()->path.string();
+        request.plan.options = options;
         request.databasePath = w->databasePath();
         QVERIFY_THROWS_EXCEPTION(std::exception, w->runner().start(request));
         QVERIFY(!w->runner().isRunning());
@@ -366,7 +367,7 @@ private slots:
         Errors errors(*w);
         auto run = [&](const std::string& strategy, std::int64_t budget, bool transfer) {
             setTask(*w, strategy, budget, SpaceMode::Constrained, 1);
-            TaskSpec task = w->taskPanel()->task();
+            SessionPlan task = w->taskPanel()->task();
             task.transfer = transfer;
             w->taskPanel()->setTask(task);
             QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
@@ -382,8 +383,7 @@ private slots:
         QCOMPARE(warmStart.count(), 1);
         const QString note = warmStart.first().first().toString();
         QVERIFY2(note.startsWith("Warm start from ") &&
-                     note.contains(
-                         QString(" measured configs of 1 earlier session(s): session %1 (").arg(earlier)),
+                     note.contains(QString(" measured configs of 1 source(s): session %1 (").arg(earlier)),
                  qPrintable(note));
         QCOMPARE(errors.spy.count(), 0);
         QVERIFY(warm > earlier);
@@ -403,7 +403,7 @@ private slots:
 
         // Warm start with a strategy that has no use for a prior: one error, nothing starts.
         setTask(*w, "tpe", 4, SpaceMode::Constrained);
-        TaskSpec task = w->taskPanel()->task();
+        SessionPlan task = w->taskPanel()->task();
         task.transfer = true;
         w->taskPanel()->setTask(task);
         QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);

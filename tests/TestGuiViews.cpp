@@ -103,7 +103,7 @@ private slots:
         QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
         m_window->openDataset(kGemm);
         QVERIFY(loaded.wait(30000));
-        TaskSpec task = m_window->taskPanel()->task();
+        SessionPlan task = m_window->taskPanel()->task();
         task.strategy = "xgb";
         task.options.clear();
         task.budget = 120;

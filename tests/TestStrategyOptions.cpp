@@ -295,7 +295,7 @@ private slots:
                                      space, "--budget", "1000000000", "--db", db, "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QString note =
-            QString("--budget 1000000000 is more than the %1 configs of the %2 space, so the "
+            QString("The budget 1000000000 is more than the %1 configs of the %2 space, so the "
                     "budget is %1.")
                 .arg(size)
                 .arg(space);
@@ -314,7 +314,7 @@ private slots:
         Result within = ts::test::runCli({"tune", "--dataset", kSmall, "--strategy", "random_sample",
                                           "--space", space, "--budget", "3", "--db", db});
         QVERIFY2(within.exitCode == 0, qPrintable(within.err));
-        QVERIFY2(!within.err.contains("--budget"), qPrintable(within.err));
+        QVERIFY2(!within.err.contains("The budget"), qPrintable(within.err));
         QVERIFY2(within.err.contains("[3/3]"), qPrintable(within.err));
     }
 

@@ -1,6 +1,6 @@
 #include "CliRun.h"
 #include "StrategyRun.h"
-#include "analysis/TransferSources.h"
+#include "records/TransferSources.h"
 #include "models/ModelQuality.h"
 #include "records/DatasetReader.h"
 #include "records/RecordPriors.h"

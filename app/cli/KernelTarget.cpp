@@ -12,13 +12,13 @@
 
 namespace ts::cli {
 
-void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o) {
+void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o, std::string& backend) {
     cmd.add_option("--kernel", o.kernel,
                    "Tune a kernel of the catalog for real (see `kernels`), instead of --dataset");
     cmd.add_option("--kernel-spec", o.kernelSpec, "Tune the kernel of this kernel.json file for real");
     cmd.add_option("--size", o.size, "Problem size: all values (1024,1024,1024) or some by name (M=512)");
-    cmd.add_option("--backend", o.backend, "Where kernels are measured: cpu, or cuda (a local NVIDIA GPU)")
-        ->capture_default_str();
+    cmd.add_option("--backend", backend,
+                   "Where kernels are measured: cpu (the default), or cuda (a local NVIDIA GPU)");
     cmd.add_option("--timeout", o.timeoutS, "Seconds one config may take to verify and measure")
         ->capture_default_str();
     cmd.add_option("--repeat", o.repeat, "Timed samples per config")->capture_default_str();
@@ -36,7 +36,7 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
     const Trial* best = session.best();
     const KernelSpec& spec = m_target.spec();
     const ProblemSize& size = m_target.size();
-    const std::string& backend = m_target.options().backend;
+    const std::string& backend = m_target.backendName();
     const CpuBackend* cpu = m_target.cpuBackend();
     std::map<std::string, int> statuses;
     int noisy = 0;

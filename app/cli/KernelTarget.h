@@ -11,21 +11,13 @@
 
 namespace ts::cli {
 
-// `tune --kernel/--kernel-spec ...`: core's KernelTuneOptions on the command line.
-void addKernelOptions(CLI::App& command, KernelTuneOptions& options);
+// `tune --kernel/--kernel-spec ...`: core's KernelTuneOptions and the plan's backend on the command line.
+void addKernelOptions(CLI::App& command, KernelTuneOptions& options, std::string& backend);
 
-// The CLI's side of core's KernelSessionTarget: the same target, plus the result printed for `tune`.
+// The result of a `tune` session of a kernel measured for real, printed from core's target.
 class KernelTarget {
 public:
-    KernelTarget(const KernelTuneOptions& options, const std::vector<std::string>& constraints)
-        : m_target(options, constraints) {}
-
-    const KernelSpec& spec() const { return m_target.spec(); }
-    const SearchSpace& space() const { return m_target.space(); }
-    Backend& backend() { return m_target.backend(); }
-    const std::filesystem::path& source() const { return m_target.source(); }
-    void describe(SessionRecord& record) const { m_target.describe(record); }
-    nlohmann::json defaultConfig() const { return m_target.defaultConfig(); }
+    explicit KernelTarget(const KernelSessionTarget& target) : m_target(target) {}
 
     // The best trial, statuses, build cache figures and the strategy's learned restrictions, as text on
     // stdout or into the JSON result.
@@ -34,7 +26,7 @@ public:
                      bool json) const;
 
 private:
-    KernelSessionTarget m_target;
+    const KernelSessionTarget& m_target;
 };
 
 } // namespace ts::cli

@@ -3,20 +3,13 @@
 #include "InterruptSignals.h"
 #include "Interrupted.h"
 #include "KernelTarget.h"
-#include "ResumeSupport.h"
-#include "records/SessionResume.h"
+#include "TrialLogPrinter.h"
 
-#include "analysis/TransferSources.h"
-#include "backends/ReplayBackend.h"
-#include "records/DatasetRestriction.h"
-#include "records/RecordPriors.h"
 #include "records/RecordStore.h"
-#include "records/SessionLock.h"
 #include "session/ModelQualityTracker.h"
-#include "session/RecordWriter.h"
-#include "session/TuningSession.h"
+#include "session/PreparedSession.h"
+#include "space/SpaceMode.h"
 #include "strategies/StrategyRegistry.h"
-#include "util/BoundedJson.h"
 #include "util/Error.h"
 
 #include <chrono>
@@ -30,77 +23,21 @@ namespace ts::cli {
 
 namespace {
 
+// `tune`'s flags: the session's plan, and what only the command line has (records database, output, resume).
 struct TuneOptions {
-    std::string dataset;
-    std::string strategy = StrategyRegistry::kDefaultAlias;
-    std::vector<std::string> options;
-    std::vector<std::string> constraints;
-    std::int64_t budget = 100;
-    std::uint64_t seed = 0;
+    SessionPlan plan;
     std::string space = "constrained";
+    std::vector<std::string> options; // --option name=value
+    std::string backend;              // --backend: empty is cpu for a kernel, replay for a dataset
     std::string db;
-    std::size_t batchSize = 8;
-    double timeLimit = 0.0;
-    std::int64_t patience = 0;
-    double target = 0.0;
-    bool stochastic = false;
     bool json = false;
-    std::int64_t resume = 0; // session to continue; its stored settings replace the options above
+    std::int64_t resume = 0; // session to continue with its stored plan
     bool logTrials = false;
-    std::vector<std::string> priors; // --prior: replay datasets of the same kernel that warm-start xgb
-    bool transfer = false;           // --transfer: earlier sessions of the kernel in the database do too
-    KernelTuneOptions kernel;        // --kernel / --kernel-spec: measure for real instead of replaying
-    double dbWait = 60.0;            // --db-wait: seconds a write waits for another process's lock
+    double dbWait = 60.0; // --db-wait: seconds a write waits for another process's lock
 };
 
 std::filesystem::path databasePath(const TuneOptions& o) {
     return o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db);
-}
-
-// The settings of a session beyond SessionRecord's columns, for --resume.
-std::string resumeSettings(const TuneOptions& o) {
-    return nlohmann::json{{"constraints", o.constraints}, {"batch_size", o.batchSize},
-                          {"time_limit", o.timeLimit},    {"patience", o.patience},
-                          {"target", o.target},           {"stochastic", o.stochastic},
-                          {"priors", o.priors},           {"transfer", o.transfer}}
-        .dump();
-}
-
-// The options of the stored session `o.resume`, keeping only the output flags and the database of `o`.
-TuneOptions resumedOptions(const TuneOptions& o) {
-    const SessionRecord record = sessionToResume(databasePath(o), o.resume);
-    if (record.backend != "replay" && record.backend != "cpu" && record.backend != "cuda")
-        throw Error(fmt::format("Session {} ran on the {} backend; this build resumes replay, cpu and cuda "
-                                "sessions only.",
-                                o.resume, record.backend));
-    TuneOptions resumed = o;
-    resumed.dataset = record.dataset;
-    resumed.strategy = record.strategy;
-    resumed.options.clear();
-    const nlohmann::json options =
-        parseBoundedJson(record.options, fmt::format("the options of session {}", record.id));
-    if (options.is_object())
-        for (const auto& [name, value] : options.items())
-            resumed.options.push_back(name + "=" +
-                                      (value.is_string() ? value.get<std::string>() : value.dump()));
-    resumed.seed = record.seed;
-    resumed.space = record.spaceMode;
-    resumed.budget = record.budget;
-    const nlohmann::json settings =
-        parseBoundedJson(record.settings, fmt::format("the settings of session {}", record.id));
-    if (settings.is_object()) {
-        resumed.constraints = settings.value("constraints", std::vector<std::string>{});
-        resumed.batchSize = settings.value("batch_size", o.batchSize);
-        resumed.timeLimit = settings.value("time_limit", 0.0);
-        resumed.patience = settings.value("patience", std::int64_t{0});
-        resumed.target = settings.value("target", 0.0);
-        resumed.stochastic = settings.value("stochastic", false);
-        resumed.priors = settings.value("priors", std::vector<std::string>{});
-        resumed.transfer = settings.value("transfer", false);
-        if (record.backend == "cpu" || record.backend == "cuda")
-            resumed.kernel = kernelOptionsFromSettings(settings.value("kernel", nlohmann::json::object()));
-    }
-    return resumed;
 }
 
 // Prints progress on stderr and turns SIGINT / SIGTERM (InterruptSignals) into a cancel between batches.
@@ -130,97 +67,32 @@ private:
     ProgressLine m_line;
 };
 
-void checkOptions(const TuneOptions& o) {
-    if (o.budget <= 0)
-        throw Error(fmt::format("--budget {} is not a positive number of evaluations.", o.budget));
-    if (o.batchSize == 0)
-        throw Error("--batch-size 0 is not a positive batch size.");
-    if (o.timeLimit < 0)
-        throw Error(fmt::format("--time-limit {} is negative.", o.timeLimit));
-    if (o.patience < 0)
-        throw Error(fmt::format("--patience {} is negative.", o.patience));
+// The flags that choose what is tuned, as a plan (its own fields are checked by core).
+SessionPlan planOf(const TuneOptions& o) {
     if (!(o.dbWait >= 0) || !std::isfinite(o.dbWait))
         throw Error(fmt::format("--db-wait {} is not a number of seconds of 0 or more.", o.dbWait));
-    if (o.dataset.empty() && !o.kernel.active())
+    SessionPlan plan = o.plan;
+    if (plan.dataset.empty() && !plan.kernel.active())
         throw Error("tune needs --dataset FILE, --kernel NAME or --kernel-spec FILE (or --resume SESSION).");
-    if (!o.dataset.empty() && o.kernel.active())
+    if (!plan.dataset.empty() && (plan.kernel.active() || !o.backend.empty()))
         throw Error("Give either --dataset (replay) or --kernel/--kernel-spec (real measurements), "
                     "not both.");
+    plan.backend = !plan.dataset.empty() ? "replay" : o.backend.empty() ? "cpu" : o.backend;
+    const std::optional<SpaceMode> mode = spaceModeFromString(o.space);
+    if (!mode)
+        throw Error(fmt::format("--space {} is not constrained or product.", o.space));
+    plan.mode = *mode;
+    plan.options = parseKeyValues(o.options, "--option");
+    return plan;
 }
 
-// The transfer prior asked for by --prior and --transfer (null when neither was given), with a line on
-// stderr saying what it was built from. `excluded` is the session being resumed, which is no prior of itself.
-std::shared_ptr<const TransferPrior> transferPrior(const TuneOptions& o, const Strategy& strategy,
-                                                   const std::string& kernel, const SearchSpace& space,
-                                                   const RecordStore& store, std::int64_t excluded) {
-    if (o.priors.empty() && !o.transfer)
-        return nullptr;
-    if (!strategy.usesPrior())
-        throw Error(
-            fmt::format("--prior and --transfer warm-start the xgb strategy (the default); {} does not "
-                        "use a prior.",
-                        strategy.name()));
-    std::vector<std::shared_ptr<const Dataset>> datasets;
-    std::vector<PriorSource> sources;
-    for (const std::string& path : o.priors) {
-        datasets.push_back(loadDataset(path));
-        if (!TransferPrior::compatible(space, datasets.back()->space))
-            throw Error(
-                fmt::format("--prior {}: its parameters are not those of the space being tuned, so it "
-                            "cannot warm-start it.",
-                            path));
-        sources.push_back(priorSource(*datasets.back()));
-    }
-    if (o.transfer) {
-        std::vector<PriorSource> records = recordPriorSources(store, kernel, space, excluded);
-        if (records.empty())
-            fmt::print(stderr, "--transfer: no earlier session of {} with these parameters in {}.\n", kernel,
-                       store.path().string());
-        sources.insert(sources.end(), records.begin(), records.end());
-    }
-    if (sources.empty()) {
-        fmt::print(stderr, "Starting cold: there is nothing to transfer.\n");
-        return nullptr;
-    }
-    auto started = std::chrono::steady_clock::now();
-    auto prior = std::make_shared<const TransferPrior>(space, sources);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::string labels;
-    for (const std::string& label : prior->sources())
-        labels += (labels.empty() ? "" : "; ") + label;
-    fmt::print(stderr, "Warm start from {} measured configs of {} source(s): {} (prior built in {:.1f} s).\n",
-               prior->rows(), prior->sources().size(), labels, seconds);
-    return prior;
-}
-
-SessionRecord describeSession(const TuneOptions& o, const Dataset& dataset, const std::string& strategy,
-                              const StrategyOptions& options) {
-    SessionRecord record;
-    record.kernel = dataset.kernelName;
-    record.problem = dataset.problemSize;
-    record.device = dataset.deviceName;
-    record.backend = "replay";
-    record.dataset = std::filesystem::absolute(o.dataset).string();
-    record.strategy = strategy;
-    record.options = options.toJson();
-    record.seed = o.seed;
-    record.spaceMode = o.space;
-    record.budget = o.budget;
-    nlohmann::json names = nlohmann::json::array();
-    for (const Parameter& p : dataset.space.parameters())
-        names.push_back(p.name);
-    record.parameters = names.dump();
-    record.toolVersion = TUNESCOPE_VERSION;
-    record.settings = resumeSettings(o);
-    bindReplaySession(record, o.dataset);
-    record.startedAt =
-        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    return record;
-}
-
-void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSession& session,
-                 std::int64_t sessionId, StopReason reason, const std::string& strategy,
-                 const ModelQualityTracker& quality, const std::vector<std::string>& restrictions) {
+void printResult(const TuneOptions& o, const PreparedSession& prepared, StopReason reason,
+                 const ModelQualityTracker& quality) {
+    const Dataset& dataset = *prepared.dataset();
+    const TuningSession& session = prepared.session();
+    const std::int64_t sessionId = *prepared.id();
+    const std::string& strategy = prepared.plan().strategy;
+    const std::vector<std::string> restrictions = prepared.strategy().learnedRestrictions();
     const Trial* best = session.best();
     auto optimum = dataset.optimum();
     std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation, new best)
@@ -257,8 +129,8 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
         fmt::print("{}\n", out.dump(2));
         return;
     }
-    fmt::print("session {} ({}, {}): {} evaluations, stopped: {}\n", sessionId, strategy, o.space,
-               session.trials().size(), toString(reason));
+    fmt::print("session {} ({}, {}): {} evaluations, stopped: {}\n", sessionId, strategy,
+               toString(prepared.plan().mode), session.trials().size(), toString(reason));
     printRestrictions(restrictions);
     if (!best) {
         fmt::print("no valid config found\n");
@@ -279,27 +151,6 @@ void printResult(const TuneOptions& o, const Dataset& dataset, const TuningSessi
     for (auto [evaluation, value] : convergence)
         fmt::print(" {}:{:.5g}", evaluation, value);
     fmt::print("\n");
-}
-
-// Says once, on stderr, when the session capped the budget at the size of the space.
-void sayBudgetCap(const TuningSession& session, const TuneOptions& o) {
-    if (auto asked = session.budgetCappedFrom())
-        fmt::print(stderr, "--budget {} is more than the {} configs of the {} space, so the budget is {}.\n",
-                   *asked, *session.budget(), o.space, *session.budget());
-}
-
-SessionSettings sessionSettings(const TuneOptions& o, SpaceMode mode) {
-    SessionSettings settings;
-    settings.mode = mode;
-    settings.batchSize = o.batchSize;
-    settings.stop.maxEvaluations = o.budget;
-    if (o.timeLimit > 0)
-        settings.stop.maxSeconds = o.timeLimit;
-    if (o.patience > 0)
-        settings.stop.patience = o.patience;
-    if (o.target > 0)
-        settings.stop.targetObjective = o.target;
-    return settings;
 }
 
 // A write that meets another process's lock waits up to --db-wait, saying so once per wait on stderr.
@@ -336,170 +187,109 @@ void reportIfInterrupted(StopReason reason, const RecordStore& store, std::int64
                                           store.path().string()));
 }
 
-// Runs the session with the CLI's observers (records, progress, Ctrl-C) and closes the session record as
-// failed when something throws.
-StopReason runObserved(const TuneOptions& o, TuningSession& session, RecordStore& store,
-                       std::int64_t sessionId, const std::vector<std::string>& names,
-                       ModelQualityTracker& quality) {
-    RecordWriter writer(store, sessionId, names);
+// Says on stderr which flags a resume does not take: it continues with the session's stored plan.
+void sayIgnoredOnResume(const CLI::App& cmd) {
+    std::string ignored;
+    for (const CLI::Option* option : cmd.get_options()) {
+        const std::string name = option->get_name();
+        if (option->count() == 0 || name == "--resume" || name == "--time-limit" || name == "--db" ||
+            name == "--json" || name == "--log-trials" || name == "--db-wait" || name == "--help")
+            continue;
+        ignored += (ignored.empty() ? "" : ", ") + name;
+    }
+    if (!ignored.empty())
+        fmt::print(stderr, "--resume continues the session with its stored plan, so {} {} not used.\n",
+                   ignored, ignored.find(',') == std::string::npos ? "is" : "are");
+}
+
+// tune and tune --resume: the plan made into a session by core, run with the CLI's observers (progress and
+// Ctrl-C, --log-trials, the model's quality) and its result printed.
+void runTune(const TuneOptions& o, const CLI::App& cmd) {
+    PreparedSession::Hooks hooks;
+    hooks.warmStart = hooks.notice = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+    std::unique_ptr<RecordStore> store;
+    std::unique_ptr<PreparedSession> prepared;
+    if (o.resume > 0) {
+        sayIgnoredOnResume(cmd);
+        const std::filesystem::path db = databasePath(o);
+        if (!std::filesystem::exists(db))
+            throw Error(
+                fmt::format("The records database {} does not exist, so session {} cannot be resumed.",
+                            db.string(), o.resume));
+        store = std::make_unique<RecordStore>(db);
+        waitForLocks(*store, o);
+        std::optional<double> timeLimit;
+        if (cmd.get_option("--time-limit")->count() > 0)
+            timeLimit = o.plan.timeLimitS;
+        prepared = PreparedSession::resume(*store, o.resume, timeLimit, hooks);
+    } else {
+        const SessionPlan plan = planOf(o);
+        PreparedSession::validate(plan); // before the database is created
+        store = std::make_unique<RecordStore>(databasePath(o));
+        waitForLocks(*store, o);
+        prepared = PreparedSession::create(plan, *store, hooks);
+    }
+    TuningSession& session = prepared->session();
+    ModelQualityTracker quality;
     ProgressPrinter printer(session, quality);
     TrialLogPrinter trialLog;
-    session.addObserver(&writer);
     if (o.logTrials)
-        session.addObserver(&trialLog); // after the writer: a logged trial is already committed
+        session.addObserver(&trialLog); // after the records writer (open): a logged trial is committed
     session.addObserver(&quality);
     session.addObserver(&printer);
+    stopIfInterruptedBeforeStart();
+    const std::int64_t sessionId = prepared->open();
     if (InterruptSignals::received() != 0)
         session.cancel(); // a signal while the session was being set up: end it before it measures
-    try {
-        return session.run();
-    } catch (...) {
-        try {
-            store.endSession(sessionId, toString(SessionStatus::Failed));
-        } catch (const std::exception&) {
-            // The database itself failed; the original error says why.
-        }
-        throw;
-    }
-}
-
-// tune --kernel / --kernel-spec: builds and measures configs for real (CpuBackend or CudaBackend).
-void runKernelTune(const TuneOptions& o) {
-    SpaceMode mode = parseSpaceMode(o.space);
-    const StrategyRegistry& registry = StrategyRegistry::builtin();
-    std::string strategyName = registry.entry(o.strategy).name;
-    StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
-    KernelTuneOptions kernelOptions = o.kernel;
-    kernelOptions.seed = o.seed;
-    KernelTarget target(kernelOptions, o.constraints);
-    RecordStore store(databasePath(o));
-    waitForLocks(store, o);
-
-    auto strategy = registry.create(strategyName);
-    strategy->reset({&target.space(), mode, o.seed, strategyOptions,
-                     transferPrior(o, *strategy, target.spec().name, target.space(), store, o.resume)});
-    TuningSession session(target.space(), target.backend(), *strategy, sessionSettings(o, mode));
-    sayBudgetCap(session, o);
-    std::int64_t sessionId = o.resume;
-    std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
-    stopIfInterruptedBeforeStart();
-    if (o.resume > 0) {
-        const SessionRecord stored = *store.session(o.resume);
-        SessionResume::checkSameDevice(stored, target.backend().deviceFingerprint());
-        running.emplace(store.path(), o.resume);
-        session.preload(reopenForResume(store, stored, target.space(), target.source()));
-    } else {
-        SessionRecord record;
-        target.describe(record);
-        record.strategy = strategyName;
-        record.options = strategyOptions.toJson();
-        record.seed = o.seed;
-        record.spaceMode = o.space;
-        record.budget = *session.budget();
-        nlohmann::json names = nlohmann::json::array();
-        for (const Parameter& p : target.space().parameters())
-            names.push_back(p.name);
-        record.parameters = names.dump();
-        record.toolVersion = TUNESCOPE_VERSION;
-        record.startedAt =
-            std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-        nlohmann::json settings = nlohmann::json::parse(resumeSettings(o));
-        settings["kernel"] = kernelSettings(o.kernel);
-        settings["default_config"] = target.defaultConfig();
-        record.settings = settings.dump();
-        sessionId = store.beginSession(record);
-        running.emplace(store.path(), sessionId);
-    }
-    std::vector<std::string> names;
-    for (const Parameter& p : target.space().parameters())
-        names.push_back(p.name);
-    ModelQualityTracker quality;
-    StopReason reason = runObserved(o, session, store, sessionId, names, quality);
-    target.printResult(session, sessionId, strategyName, toString(reason), strategy->learnedRestrictions(),
-                       o.json);
-    reportIfInterrupted(reason, store, sessionId, session.trials().size());
-}
-
-void runTune(const TuneOptions& o) {
-    checkOptions(o);
-    if (o.kernel.active()) {
-        runKernelTune(o);
-        return;
-    }
-    SpaceMode mode = parseSpaceMode(o.space);
-    const StrategyRegistry& registry = StrategyRegistry::builtin();
-    std::string strategyName = registry.entry(o.strategy).name;
-    StrategyOptions strategyOptions = registry.options(o.strategy, parseKeyValues(o.options, "--option"));
-    auto dataset = std::make_shared<const Dataset>(restrictDataset(*loadDataset(o.dataset), o.constraints));
-    RecordStore store(databasePath(o));
-    waitForLocks(store, o);
-
-    auto strategy = registry.create(strategyName);
-    strategy->reset({&dataset->space, mode, o.seed, strategyOptions,
-                     transferPrior(o, *strategy, dataset->kernelName, dataset->space, store, o.resume)});
-    ReplayBackend backend(dataset, o.stochastic, o.seed);
-    TuningSession session(dataset->space, backend, *strategy, sessionSettings(o, mode));
-    sayBudgetCap(session, o);
-
-    std::int64_t sessionId = o.resume;
-    std::optional<SessionLock> running; // refuses a second process resuming this session meanwhile
-    stopIfInterruptedBeforeStart();
-    if (o.resume > 0) {
-        running.emplace(store.path(), o.resume);
-        session.preload(reopenForResume(store, *store.session(o.resume), dataset->space, o.dataset));
-    } else {
-        SessionRecord record = describeSession(o, *dataset, strategyName, strategyOptions);
-        record.budget = *session.budget(); // capped at the space's size
-        sessionId = store.beginSession(record);
-        running.emplace(store.path(), sessionId);
-    }
-    std::vector<std::string> names;
-    for (const Parameter& p : dataset->space.parameters())
-        names.push_back(p.name);
-    ModelQualityTracker quality;
-    StopReason reason = runObserved(o, session, store, sessionId, names, quality);
-    printResult(o, *dataset, session, sessionId, reason, strategyName, quality,
-                strategy->learnedRestrictions());
-    reportIfInterrupted(reason, store, sessionId, session.trials().size());
+    const StopReason reason = prepared->run();
+    if (const KernelSessionTarget* kernel = prepared->kernelTarget())
+        KernelTarget(*kernel).printResult(session, sessionId, prepared->plan().strategy, toString(reason),
+                                          prepared->strategy().learnedRestrictions(), o.json);
+    else
+        printResult(o, *prepared, reason, quality);
+    reportIfInterrupted(reason, *store, sessionId, session.trials().size());
 }
 
 } // namespace
 
 void addTuneCommand(CLI::App& app) {
     auto o = std::make_shared<TuneOptions>();
+    SessionPlan& plan = o->plan;
     CLI::App* cmd = app.add_subcommand("tune", "Tune a kernel: run a search strategy and record every trial");
-    cmd->add_option("--dataset", o->dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)");
+    cmd->add_option("--dataset", plan.dataset, "Replay dataset to tune on (Kernel Tuner cache, T4, KTT)");
     cmd->add_option("--resume", o->resume,
-                    "Continue an interrupted session of the records database with its own settings, "
-                    "without measuring its finished trials again");
+                    "Continue an interrupted session of the records database with its own plan, without "
+                    "measuring its finished trials again (a new --time-limit applies to this run)");
     cmd->add_flag("--log-trials", o->logTrials, "Print one line per trial on stderr once it is committed");
-    addKernelOptions(*cmd, o->kernel);
-    cmd->add_option("--strategy", o->strategy, "Search strategy (see `strategies`)")->capture_default_str();
+    addKernelOptions(*cmd, plan.kernel, o->backend);
+    plan.strategy = StrategyRegistry::kDefaultAlias;
+    cmd->add_option("--strategy", plan.strategy, "Search strategy (see `strategies`)")->capture_default_str();
     cmd->add_option("--option", o->options, "Strategy option name=value (repeatable)");
-    cmd->add_option("--constraint", o->constraints,
+    cmd->add_option("--constraint", plan.constraints,
                     "Restrict the space: a Python-like expression (repeatable)");
-    cmd->add_option("--budget", o->budget, "Unique configs to evaluate")->capture_default_str();
-    cmd->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+    cmd->add_option("--budget", plan.budget, "Unique configs to evaluate")->capture_default_str();
+    cmd->add_option("--seed", plan.seed, "Random seed")->capture_default_str();
     cmd->add_option("--space", o->space, "Space mode: constrained or product")->capture_default_str();
     cmd->add_option("--db", o->db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
-    cmd->add_option("--batch-size", o->batchSize, "Most configs proposed at once")->capture_default_str();
-    cmd->add_option("--time-limit", o->timeLimit, "Stop after this many seconds");
-    cmd->add_option("--patience", o->patience, "Stop after this many evaluations without improvement");
-    cmd->add_option("--target", o->target, "Stop once the best time (ms) is at or below this");
-    cmd->add_flag("--stochastic", o->stochastic, "Replay draws one recorded sample instead of the mean");
+    cmd->add_option("--batch-size", plan.batchSize, "Most configs proposed at once")->capture_default_str();
+    cmd->add_option("--time-limit", plan.timeLimitS,
+                    "Stop after this many seconds of this run (a resume without it gets the stored limit)");
+    cmd->add_option("--patience", plan.patience, "Stop after this many evaluations without improvement");
+    cmd->add_option("--target", plan.targetMs, "Stop once the best time (ms) is at or below this");
+    cmd->add_flag("--stochastic", plan.stochastic, "Replay draws one recorded sample instead of the mean");
     cmd->add_flag("--json", o->json, "Machine-readable result on stdout");
-    cmd->add_option("--prior", o->priors,
+    cmd->add_option("--prior", plan.priors,
                     "Replay dataset of the same kernel measured elsewhere; xgb starts from it (repeatable)");
-    cmd->add_flag("--transfer", o->transfer,
+    cmd->add_flag("--transfer", plan.transfer,
                   "xgb starts from the earlier sessions of the same kernel in the database (other devices, "
                   "sizes)");
     cmd->add_option("--db-wait", o->dbWait,
                     "Seconds a write to the records database waits for another process's lock before the "
                     "session fails")
         ->capture_default_str();
-    cmd->callback([o] {
+    cmd->callback([o, cmd] {
         InterruptSignals signals;
-        runTune(o->resume > 0 ? resumedOptions(*o) : *o);
+        runTune(*o, *cmd);
     });
 }
 

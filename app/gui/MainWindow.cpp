@@ -12,13 +12,14 @@
 #include "TrialDetailsView.h"
 
 #include "hardware/CpuInfo.h"
-#include "session/CudaKernelBackend.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSizes.h"
 #include "records/DatasetReader.h"
 #include "records/RecordStore.h"
 #include "records/SessionResume.h"
+#include "session/CudaKernelBackend.h"
 #include "session/KernelTuneOptions.h"
+#include "session/PreparedSession.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 
@@ -56,43 +57,6 @@ QString formatSeconds(double s) {
     if (s < 3600)
         return QString("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
     return QString("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
-}
-
-// The task of a stored session: its columns and its settings (constraints, batch size, stop conditions, warm
-// start and, for a kernel measured for real, the kernel) as `tune --resume` reads them. Throws Error for a
-// backend this window cannot measure on.
-TaskSpec resumedTask(const SessionRecord& r) {
-    TaskSpec task;
-    task.backend = r.backend.empty() ? "replay" : r.backend;
-    if (task.backend != "replay" && task.backend != "cpu" && task.backend != "cuda")
-        throw Error(
-            fmt::format("Session {} used the {} backend, which this window cannot resume.", r.id, r.backend));
-    task.strategy = r.strategy;
-    task.options = strategyOptionsOf(r);
-    task.seed = r.seed;
-    task.mode = spaceModeFromString(r.spaceMode).value_or(SpaceMode::Constrained);
-    task.budget = r.budget;
-    const nlohmann::json settings =
-        ts::parseBoundedJson(r.settings, fmt::format("the settings of session {}", r.id));
-    if (settings.is_object()) {
-        task.constraints = settings.value("constraints", std::vector<std::string>{});
-        task.batchSize = settings.value("batch_size", task.batchSize);
-        task.timeLimitS = settings.value("time_limit", 0.0);
-        task.patience = settings.value("patience", std::int64_t{0});
-        task.targetMs = settings.value("target", 0.0);
-        task.stochastic = settings.value("stochastic", false);
-    }
-    if (settings.is_object())
-        task.transfer = settings.value("transfer", false);
-    if (task.measuresKernel()) {
-        const nlohmann::json kernel = settings.is_object()
-                                          ? settings.value("kernel", nlohmann::json::object())
-                                          : nlohmann::json::object();
-        task.kernel = kernelOptionsFromSettings(kernel);
-        task.kernel.backend = task.backend;
-        task.kernel.seed = r.seed;
-    }
-    return task;
 }
 
 } // namespace
@@ -169,6 +133,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_task, &TaskPanel::stopRequested, &m_runner, &SessionRunner::cancel);
     connect(&m_runner, &SessionRunner::started, this, &MainWindow::onSessionStarted);
     connect(&m_runner, &SessionRunner::warmStart, m_statusText, &QLabel::setText);
+    connect(&m_runner, &SessionRunner::notice, m_statusText, &QLabel::setText);
     connect(&m_runner, &SessionRunner::restrictionsLearned, &m_data, &RunData::setRestrictions);
     connect(&m_runner, &SessionRunner::finished, this, &MainWindow::onSessionFinished);
     connect(&m_runner, &SessionRunner::pausedChanged, this, [this] {
@@ -447,27 +412,31 @@ bool MainWindow::startSession() {
     if (m_runner.isRunning())
         return false;
     SessionRunner::Request request;
-    request.task = m_task->task();
-    const bool kernel = request.task.measuresKernel();
+    request.plan = m_task->task();
+    const bool kernel = request.plan.measuresKernel();
     request.dataset = kernel ? nullptr : m_dataset;
+    if (request.dataset)
+        request.plan.dataset = request.dataset->path.string();
     request.databasePath = m_databasePath;
     std::vector<Parameter> parameters;
     try {
         if (kernel && !m_kernelSpec)
             throw Error("No kernel is chosen: pick one of the catalog or open a kernel spec first.");
+        if (!kernel && !m_dataset)
+            throw Error("No kernel is chosen: open a replay dataset (File > Open) first.");
         if (!m_runner.start(request))
             return false;
         if (kernel)
-            parameters = m_kernelSpec->variant(request.task.backend)->parameters;
+            parameters = m_kernelSpec->variant(request.plan.backend)->parameters;
         else
             parameters = m_dataset->space.parameters();
     } catch (const std::exception& e) {
         m_errors->report(this, tr("Cannot start the session"), QString::fromUtf8(e.what()));
         return false;
     }
-    m_data.reset(runInfo(request.task), std::move(parameters), request.dataset);
+    m_data.reset(runInfo(request.plan), std::move(parameters), request.dataset);
     if (kernel)
-        showDevice(request.task.backend, m_data.info().device);
+        showDevice(request.plan.backend, m_data.info().device);
     m_longestRefreshMs = 0.0;
     m_refreshTimer->start();
     updateButtons();
@@ -475,7 +444,7 @@ bool MainWindow::startSession() {
     return true;
 }
 
-RunData::Info MainWindow::runInfo(const TaskSpec& task) const {
+RunData::Info MainWindow::runInfo(const SessionPlan& task) const {
     RunData::Info info;
     info.strategy = QString::fromStdString(task.strategy);
     info.label = tr("%1 seed %2").arg(info.strategy).arg(task.seed);
@@ -500,52 +469,33 @@ bool MainWindow::resumeSession(std::int64_t sessionId) {
                          tr("A session is running: stop it before resuming another."));
         return false;
     }
-    SessionRecord r;
-    std::shared_ptr<const Dataset> dataset;
-    std::shared_ptr<const KernelSpec> spec;
-    std::vector<Trial> trials;
+    // What the views need before the worker rebuilds the session from its stored plan (core's resume, with
+    // every check): the record, and the parameters of its dataset or kernel.
     SessionRunner::Request request;
+    SessionRecord record;
+    std::vector<Parameter> parameters;
     try {
         RecordStore store(m_databasePath.toStdString(), DatabaseAccess::ReadOnly);
-        r = SessionResume::resumable(store, sessionId);
-        request.task = resumedTask(r);
-        if (request.task.measuresKernel()) {
-            // The space is built again on the worker thread, which preloads the trials through core's
-            // SessionResume; the views show them as stored.
-            spec = std::make_shared<const KernelSpec>(loadKernelSpec(request.task.kernel));
-            if (!spec->variant(request.task.backend))
-                throw Error(fmt::format("Session {} cannot be resumed: kernel {} has no {} variant any more.",
-                                        sessionId, spec->name, request.task.backend));
-            std::vector<std::string> names;
-            for (const Parameter& p : spec->variant(request.task.backend)->parameters)
-                names.push_back(p.name);
-            for (const StoredTrial& stored : store.trials(sessionId))
-                trials.push_back(toTrial(stored, nullptr, names));
+        record = SessionResume::resumable(store, sessionId);
+        request.plan = SessionPlan::ofRecord(record);
+        PreparedSession::validate(request.plan);
+        if (request.plan.measuresKernel()) {
+            const KernelSpec spec = loadKernelSpec(request.plan.kernel);
+            parameters = spec.variant(request.plan.backend)->parameters;
         } else {
-            dataset = std::make_shared<const Dataset>(readDataset(r.dataset));
-            trials = SessionResume::finishedTrials(store, r, dataset->space);
-            request.preload = trials;
+            request.dataset = std::make_shared<const Dataset>(readDataset(request.plan.dataset));
+            parameters = request.dataset->space.parameters();
         }
-    } catch (const std::exception& e) {
-        m_errors->report(this, tr("Cannot resume the session"), QString::fromUtf8(e.what()));
-        return false;
-    }
-    request.dataset = dataset;
-    request.databasePath = m_databasePath;
-    request.resumeSession = sessionId;
-    try {
+        request.databasePath = m_databasePath;
+        request.resumeSession = sessionId;
         if (!m_runner.start(request))
             return false;
     } catch (const std::exception& e) {
         m_errors->report(this, tr("Cannot resume the session"), QString::fromUtf8(e.what()));
         return false;
     }
-    loadSessionTrials(r, dataset);
-    if (spec) {
-        RunData::Info info = m_data.info();
-        m_data.reset(info, spec->variant(request.task.backend)->parameters, nullptr);
-    }
-    m_data.append(std::move(trials));
+    loadSessionTrials(record, request.dataset);
+    m_data.reset(m_data.info(), std::move(parameters), request.dataset);
     m_data.setStatus("running");
     m_refreshTimer->start();
     updateButtons();

@@ -115,7 +115,7 @@ private:
     void chooseDatasetFile();
     void chooseKernelSpecFile();
     // The run's info for a session of this task (kernel and device from the dataset or the kernel spec).
-    RunData::Info runInfo(const TaskSpec& task) const;
+    RunData::Info runInfo(const SessionPlan& task) const;
     // Shows the device of a backend in the hardware view: the CPU for "cpu", else the named device.
     void showDevice(const std::string& backend, const QString& device);
     void chooseDatabaseFile();

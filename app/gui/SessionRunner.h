@@ -1,9 +1,9 @@
 #pragma once
 
 #include "SessionBridge.h"
-#include "TaskSpec.h"
 
 #include "records/Dataset.h"
+#include "session/SessionPlan.h"
 #include "session/SessionStatus.h"
 #include "trial/Trial.h"
 
@@ -18,33 +18,33 @@ class QThread;
 
 namespace ts {
 class TuningSession;
-}
+class PreparedSession;
+} // namespace ts
 
 namespace ts::gui {
 
-// Runs one TuningSession on a worker thread: builds the backend, strategy, session, records writer and
-// quality tracker there, and reports through a SessionBridge (trials taken in batches by the UI) and queued
-// signals. Owned and driven by the UI thread; pause/resume/cancel only forward to the core session.
+// Runs one session on a worker thread: core's PreparedSession builds it there from the plan (or from the
+// stored plan of the session to resume), and the runner reports through a SessionBridge (trials taken in
+// batches by the UI, a resumed session's finished trials first) and queued signals. Owned and driven by the
+// UI thread; pause/resume/cancel only forward to the core session.
 class SessionRunner : public QObject {
     Q_OBJECT
 public:
     struct Request {
-        std::shared_ptr<const Dataset> dataset; // replay space and measurements
-        TaskSpec task;
+        // The plan of a new session; for a resume, the stored plan (what the views show; the worker reads it
+        // again from the database with every check of a resume).
+        SessionPlan plan;
+        std::shared_ptr<const Dataset> dataset; // the plan's replay dataset, loaded already (may be null)
         QString databasePath;
-        // Resuming: the session to continue in the database and its trials measured so far. A real kernel's
-        // space is built on the worker thread, so there its trials are read back there (core's
-        // SessionResume) and `preload` stays empty.
-        std::optional<std::int64_t> resumeSession;
-        std::vector<Trial> preload;
+        std::optional<std::int64_t> resumeSession; // the session to continue
     };
 
     explicit SessionRunner(QObject* parent = nullptr);
     ~SessionRunner() override;
 
-    // Checks the task (strategy, options, stop conditions; for a real kernel its spec, size and measurement
-    // options) on the calling thread and throws ts::Error with one sentence naming the bad input before any
-    // thread starts; then starts the worker, which builds the kernel's backend (compiling its reference).
+    // Checks the plan (core's PreparedSession::validate) on the calling thread and throws ts::Error with one
+    // sentence naming the bad input before any thread starts; then starts the worker, which builds the
+    // session (compiling a kernel's reference).
     // Only one session runs at a time: returns false when one is still running.
     bool start(Request request);
 
@@ -65,6 +65,8 @@ signals:
     void pausedChanged(bool paused);
     // What a warm start was built from, or that there was nothing to transfer (only when one was asked for).
     void warmStart(const QString& text);
+    // Other remarks of core on the plan (a budget capped at the size of the space).
+    void notice(const QString& text);
     // The restrictions the strategy learned from the failed configs, when the session ends (may be empty).
     void restrictionsLearned(const QStringList& restrictions);
     // status/reason are core's SessionStatus/StopReason names; error is empty unless the session failed.

@@ -178,8 +178,8 @@ void TaskPanel::strategyChanged() {
     m_options->setOptions(entry.options);
 }
 
-TaskSpec TaskPanel::task() const {
-    TaskSpec t;
+SessionPlan TaskPanel::task() const {
+    SessionPlan t;
     t.backend = m_backend->currentData().toString().toStdString();
     t.strategy = m_strategy->currentData().toString().toStdString();
     t.options = m_options->values();
@@ -202,19 +202,17 @@ TaskSpec TaskPanel::task() const {
     else
         t.kernel.kernelSpec = id.mid(5).toStdString();
     t.kernel.size = m_problem->text().trimmed().toStdString();
-    t.kernel.backend = t.backend;
     t.kernel.timeoutS = m_timeout->value();
     t.kernel.repeat = m_repeat->value();
     t.kernel.minRepeatMs = m_minRepeat->value();
     t.kernel.warmupMs = m_warmup->value();
-    t.kernel.seed = t.seed;
     for (const QString& c : m_constraints->text().split(';', Qt::SkipEmptyParts))
         if (!c.trimmed().isEmpty())
             t.constraints.push_back(c.trimmed().toStdString());
     return t;
 }
 
-void TaskPanel::setTask(const TaskSpec& t) {
+void TaskPanel::setTask(const SessionPlan& t) {
     int strategy = m_strategy->findData(QString::fromStdString(t.strategy));
     if (strategy >= 0)
         m_strategy->setCurrentIndex(strategy);
@@ -284,7 +282,7 @@ void TaskPanel::setRunning(bool running, bool paused) {
 }
 
 void TaskPanel::saveSettings(QSettings& settings) const {
-    TaskSpec t = task();
+    SessionPlan t = task();
     settings.beginGroup("task");
     settings.setValue("strategy", QString::fromStdString(t.strategy));
     settings.setValue("budget", static_cast<qlonglong>(t.budget));
@@ -304,7 +302,7 @@ void TaskPanel::saveSettings(QSettings& settings) const {
 }
 
 void TaskPanel::restoreSettings(const QSettings& settings) {
-    TaskSpec t = task();
+    SessionPlan t = task();
     auto get = [&settings](const char* key) { return settings.value(QString("task/") + key); };
     if (get("strategy").isValid())
         t.strategy = get("strategy").toString().toStdString();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "TaskSpec.h"
+#include "session/SessionPlan.h"
 
 #include <QWidget>
 
@@ -28,8 +28,8 @@ class TaskPanel : public QWidget {
 public:
     explicit TaskPanel(QWidget* parent = nullptr);
 
-    TaskSpec task() const;
-    void setTask(const TaskSpec& task);
+    SessionPlan task() const;
+    void setTask(const SessionPlan& task);
 
     // Kernel list ids of kernels measured for real (a replay dataset's id is its path).
     static QString catalogKernelId(const QString& name) { return "kernel:" + name; }

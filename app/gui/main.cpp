@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     if (dataset.isEmpty() && drive)
         dataset = TUNESCOPE_RESOURCE_DIR "/datasets/gemm_clblast_RTX_3090.json.gz";
     if (drive) {
-        ts::gui::TaskSpec task = window.taskPanel()->task();
+        ts::SessionPlan task = window.taskPanel()->task();
         task.strategy = parser.isSet("strategy") ? parser.value("strategy").toStdString() : "default";
         task.budget = parser.isSet("budget") ? parser.value("budget").toLongLong() : 200;
         task.mode = ts::SpaceMode::Product;

@@ -1,7 +1,7 @@
 #include "analysis/Comparison.h"
 
 #include "analysis/RandomBaseline.h"
-#include "analysis/TransferSources.h"
+#include "records/TransferSources.h"
 #include "backends/ReplayBackend.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"

@@ -1,9 +1,9 @@
 #include "session/KernelSessionTarget.h"
 
-#include "session/CudaKernelBackend.h"
 #include "kernels/KernelSizes.h"
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"
+#include "session/CudaKernelBackend.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -24,7 +24,7 @@ SearchSpace narrowedSpace(const KernelSpec& spec, const KernelSpace& kernelSpace
     try {
         return SearchSpace(kernelSpace.variant().parameters, constraints);
     } catch (const Error& e) {
-        throw Error(fmt::format("--constraint: {}", e.what()));
+        throw Error(fmt::format("A constraint of the plan: {}", e.what()));
     }
 }
 
@@ -46,19 +46,18 @@ worker::TimingSettings timingOf(const KernelTuneOptions& o) {
 
 } // namespace
 
-KernelSessionTarget::KernelSessionTarget(const KernelTuneOptions& options,
-                                         const std::vector<std::string>& constraints)
-    : m_options(options) {
-    checkKernelOptions(m_options);
+KernelSessionTarget::KernelSessionTarget(const SessionPlan& plan)
+    : m_options(plan.kernel), m_backendName(plan.backend) {
+    plan.check();
     m_spec = loadKernelSpec(m_options);
     m_size = kernelProblemSize(m_spec, m_options);
-    m_kernelSpace = std::make_unique<KernelSpace>(m_spec, m_options.backend, m_size);
-    m_space = narrowedSpace(m_spec, *m_kernelSpace, m_size, constraints);
-    if (m_options.backend == "cuda") {
+    m_kernelSpace = std::make_unique<KernelSpace>(m_spec, m_backendName, m_size);
+    m_space = narrowedSpace(m_spec, *m_kernelSpace, m_size, plan.constraints);
+    if (m_backendName == "cuda") {
         CudaTuneSettings cuda;
         cuda.timeoutS = m_options.timeoutS;
         cuda.timing = timingOf(m_options);
-        cuda.seed = m_options.seed;
+        cuda.seed = plan.seed;
         m_backend = makeCudaBackend(m_spec, *m_kernelSpace, cuda, m_space);
         return;
     }
@@ -66,7 +65,7 @@ KernelSessionTarget::KernelSessionTarget(const KernelTuneOptions& options,
     settings.cacheDirectory = m_options.cacheDir;
     settings.timeoutS = m_options.timeoutS;
     settings.timing = timingOf(m_options);
-    settings.seed = m_options.seed;
+    settings.seed = plan.seed;
     auto cpu = std::make_unique<CpuBackend>(m_spec, *m_kernelSpace, settings, &m_space);
     m_cpu = cpu.get();
     m_backend = std::move(cpu);
@@ -76,7 +75,7 @@ void KernelSessionTarget::describe(SessionRecord& record) const {
     record.kernel = m_spec.name;
     record.problem = problemJson(m_spec, m_size);
     record.device = m_backend->deviceFingerprint();
-    record.backend = m_options.backend;
+    record.backend = m_backendName;
     record.sourceHash = SourceHash::ofFile(source());
     DeviceFingerprint device = m_cpu ? DeviceFingerprint::ofHostCpu() : cudaFingerprint(*m_backend);
     if (m_cpu)

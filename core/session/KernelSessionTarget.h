@@ -5,7 +5,7 @@
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpec.h"
 #include "records/SessionRecord.h"
-#include "session/KernelTuneOptions.h"
+#include "session/SessionPlan.h"
 
 #include <filesystem>
 #include <memory>
@@ -15,16 +15,17 @@
 
 namespace ts {
 
-// Everything a session needs to tune a kernel for real: the spec, its space at the size narrowed by extra
-// constraints, and the backend that builds and measures (cpu, or cuda through makeCudaBackend). Used by the
-// CLI's `tune --kernel` and the GUI's session runner (on its worker thread: building the backend compiles
-// the reference). Throws Error (one sentence) on a bad kernel, size, constraint or backend, a missing worker
-// or a reference that does not compile.
+// The target of a plan that measures a kernel for real: the spec, its space at the size narrowed by the
+// plan's constraints, and the backend that builds and measures (cpu, or cuda through makeCudaBackend).
+// Built by PreparedSession (on the window's worker thread: building the backend compiles the reference).
+// Throws Error (one sentence) on a bad kernel, size, constraint or backend, a missing worker or a reference
+// that does not compile.
 class KernelSessionTarget {
 public:
-    KernelSessionTarget(const KernelTuneOptions& options, const std::vector<std::string>& constraints);
+    explicit KernelSessionTarget(const SessionPlan& plan);
 
     const KernelTuneOptions& options() const { return m_options; }
+    const std::string& backendName() const { return m_backendName; }
     const KernelSpec& spec() const { return m_spec; }
     const ProblemSize& size() const { return m_size; }
     const KernelSpace& kernelSpace() const { return *m_kernelSpace; }
@@ -43,6 +44,7 @@ public:
 
 private:
     KernelTuneOptions m_options;
+    std::string m_backendName;
     KernelSpec m_spec;
     ProblemSize m_size;
     std::unique_ptr<KernelSpace> m_kernelSpace;

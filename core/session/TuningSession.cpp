@@ -166,7 +166,7 @@ std::optional<StopReason> TuningSession::stopReason() const {
         return StopReason::Target;
     if (stop.patience && evaluations - m_lastImprovement >= *stop.patience)
         return StopReason::Patience;
-    if (stop.maxSeconds && elapsed() >= *stop.maxSeconds)
+    if (stop.maxSeconds && monotonicSeconds() - m_startedAt >= *stop.maxSeconds)
         return StopReason::Time;
     return std::nullopt;
 }

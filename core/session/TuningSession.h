@@ -15,6 +15,8 @@ namespace ts {
 
 struct SessionSettings {
     SpaceMode mode = SpaceMode::Constrained;
+    // maxSeconds counts the wall time of this run (from run()), not the time of trials preloaded from an
+    // earlier run: a resumed session gets its own time limit. The other conditions count the whole session.
     StopCondition stop;
     std::size_t batchSize = 8; // most configs asked of the strategy at once
 };
@@ -32,6 +34,9 @@ public:
     TuningSession(const SearchSpace& space, Backend& backend, Strategy& strategy, SessionSettings settings);
 
     void addObserver(SessionObserver* observer) { m_observers.push_back(observer); }
+    // Before the observers added so far: the records writer, so that a trial is committed before anyone
+    // else hears of it.
+    void addObserverFirst(SessionObserver* observer) { m_observers.insert(m_observers.begin(), observer); }
     // Trials already measured (e.g. by an interrupted session being resumed): they count against the
     // budget, are told to the strategy, and are not measured again.
     void preload(std::vector<Trial> trials);

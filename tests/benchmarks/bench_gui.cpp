@@ -65,7 +65,7 @@ StallResult measureStall(const QString& database, std::int64_t budget) {
     window.tileViews();
     QTimer::singleShot(0, &window, [&window] { window.openDataset(kGemm); });
     waitFor(window, &MainWindow::datasetLoaded, 60000);
-    TaskSpec task = window.taskPanel()->task();
+    SessionPlan task = window.taskPanel()->task();
     task.strategy = "random_sample";
     task.options.clear();
     task.budget = budget;

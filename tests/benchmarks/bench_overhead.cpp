@@ -2,7 +2,7 @@
 // Usage: bench_overhead [DATASET] [STRATEGY[:OPTION=VALUE],...] [RUNS] [PRIOR_DATASET]
 // With PRIOR_DATASET (the same kernel measured elsewhere), strategies that use a transfer prior get one,
 // built once before the runs (its build time is printed apart).
-#include "analysis/TransferSources.h"
+#include "records/TransferSources.h"
 #include "backends/ReplayBackend.h"
 #include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"

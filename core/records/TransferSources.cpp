@@ -1,4 +1,4 @@
-#include "analysis/TransferSources.h"
+#include "records/TransferSources.h"
 
 namespace ts {
 

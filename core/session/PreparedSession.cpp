@@ -1,0 +1,240 @@
+#include "session/PreparedSession.h"
+
+#include "backends/ReplayBackend.h"
+#include "kernels/KernelSpace.h"
+#include "records/DatasetReader.h"
+#include "records/DatasetRestriction.h"
+#include "records/DeviceFingerprint.h"
+#include "records/RecordPriors.h"
+#include "records/SessionResume.h"
+#include "records/SourceHash.h"
+#include "records/TransferSources.h"
+#include "strategies/StrategyRegistry.h"
+#include "util/Error.h"
+
+#include <chrono>
+#include <fmt/format.h>
+
+namespace ts {
+
+namespace {
+
+void say(const std::function<void(const std::string&)>& to, const std::string& text) {
+    if (to)
+        to(text);
+}
+
+double unixSeconds() {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+void PreparedSession::validate(const SessionPlan& plan) {
+    plan.check();
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    const std::string name = registry.entry(plan.strategy).name; // throws naming an unknown strategy
+    registry.options(name, plan.options);                        // throws naming the option
+    if ((!plan.priors.empty() || plan.transfer) && !registry.create(name)->usesPrior())
+        throw Error(fmt::format("A warm start (priors or transfer) applies to strategies with a prior, such "
+                                "as xgb (the default); {} does not use a prior.",
+                                name));
+    if (plan.measuresKernel()) {
+        const KernelSpec spec = loadKernelSpec(plan.kernel);
+        if (!spec.variant(plan.backend))
+            throw Error(fmt::format("Kernel {} has no {} variant.", spec.name, plan.backend));
+        kernelProblemSize(spec, plan.kernel);
+    }
+}
+
+std::unique_ptr<PreparedSession> PreparedSession::create(const SessionPlan& plan, RecordStore& store,
+                                                         Hooks hooks) {
+    validate(plan);
+    return std::unique_ptr<PreparedSession>(
+        new PreparedSession(plan.withAbsolutePaths(), store, std::move(hooks), std::nullopt));
+}
+
+std::unique_ptr<PreparedSession> PreparedSession::resume(RecordStore& store, std::int64_t id,
+                                                         std::optional<double> timeLimitS, Hooks hooks) {
+    SessionRecord record = SessionResume::resumable(store, id);
+    SessionPlan plan = SessionPlan::ofRecord(record);
+    if (timeLimitS)
+        plan.timeLimitS = *timeLimitS;
+    validate(plan);
+    auto prepared =
+        std::unique_ptr<PreparedSession>(new PreparedSession(plan, store, std::move(hooks), record));
+    SessionResume::checkSameDevice(record, prepared->deviceName());
+    SessionResume::checkSourceUnchanged(record, prepared->sourceFile());
+    return prepared;
+}
+
+PreparedSession::PreparedSession(const SessionPlan& plan, RecordStore& store, Hooks hooks,
+                                 std::optional<SessionRecord> resumed)
+    : m_plan(plan), m_store(store), m_hooks(std::move(hooks)), m_resumeOf(std::move(resumed)) {
+    buildTarget();
+    buildStrategy();
+    m_session =
+        std::make_unique<TuningSession>(space(), *m_backendInUse, *m_strategy, m_plan.sessionSettings());
+    if (auto asked = m_session->budgetCappedFrom())
+        say(m_hooks.notice,
+            fmt::format("The budget {} is more than the {} configs of the {} space, so the "
+                        "budget is {}.",
+                        *asked, *m_session->budget(), toString(m_plan.mode), *m_session->budget()));
+    m_plan.budget = m_session->budget().value_or(m_plan.budget);
+}
+
+PreparedSession::~PreparedSession() = default;
+
+void PreparedSession::buildTarget() {
+    if (m_plan.measuresKernel()) {
+        m_kernel = std::make_unique<KernelSessionTarget>(m_plan);
+        m_kernelName = m_kernel->spec().name;
+        m_backendInUse = &m_kernel->backend();
+        return;
+    }
+    std::shared_ptr<const Dataset> loaded = m_hooks.dataset;
+    if (!loaded || std::filesystem::absolute(loaded->path) != std::filesystem::absolute(m_plan.dataset))
+        loaded = std::make_shared<const Dataset>(readDataset(m_plan.dataset));
+    m_dataset = m_plan.constraints.empty()
+                    ? loaded
+                    : std::make_shared<const Dataset>(restrictDataset(*loaded, m_plan.constraints));
+    m_kernelName = m_dataset->kernelName;
+    m_replay = std::make_unique<ReplayBackend>(m_dataset, m_plan.stochastic, m_plan.seed);
+    m_backendInUse = m_replay.get();
+}
+
+void PreparedSession::buildStrategy() {
+    const StrategyRegistry& registry = StrategyRegistry::builtin();
+    m_plan.strategy = registry.entry(m_plan.strategy).name;
+    StrategyOptions options = registry.options(m_plan.strategy, m_plan.options);
+    m_plan.options = options.values();
+    m_strategyOptionsJson = options.toJson();
+    m_strategy = registry.create(m_plan.strategy);
+    m_prior = warmStart(*m_strategy);
+    m_strategy->reset({&space(), m_plan.mode, m_plan.seed, options, m_prior});
+}
+
+// The prior of the plan's priors and transfer (null when neither is asked for, or there is nothing to
+// transfer), saying what it was built from. A resumed session is no prior of itself.
+std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& strategy) {
+    if (m_plan.priors.empty() && !m_plan.transfer)
+        return nullptr;
+    if (!strategy.usesPrior())
+        return nullptr;                                   // validate() refused it already
+    std::vector<std::shared_ptr<const Dataset>> datasets; // alive while the prior is built from them
+    std::vector<PriorSource> sources;
+    for (const std::string& path : m_plan.priors) {
+        datasets.push_back(std::make_shared<const Dataset>(readDataset(path)));
+        if (!TransferPrior::compatible(space(), datasets.back()->space))
+            throw Error(fmt::format("The prior {}: its parameters are not those of the space being tuned, so "
+                                    "it cannot warm-start it.",
+                                    path));
+        sources.push_back(priorSource(*datasets.back()));
+    }
+    if (m_plan.transfer) {
+        std::vector<PriorSource> records =
+            recordPriorSources(m_store, m_kernelName, space(), m_resumeOf ? m_resumeOf->id : 0);
+        if (records.empty())
+            say(m_hooks.warmStart, fmt::format("No earlier session of {} with these parameters in {} to "
+                                               "transfer from.",
+                                               m_kernelName, m_store.path().string()));
+        sources.insert(sources.end(), records.begin(), records.end());
+    }
+    if (sources.empty()) {
+        say(m_hooks.warmStart, "Starting cold: there is nothing to transfer.");
+        return nullptr;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    auto prior = std::make_shared<const TransferPrior>(space(), sources);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::string labels;
+    for (const std::string& label : prior->sources())
+        labels += (labels.empty() ? "" : "; ") + label;
+    say(m_hooks.warmStart, fmt::format("Warm start from {} measured configs of {} source(s): {} (prior built "
+                                       "in {:.1f} s).",
+                                       prior->rows(), prior->sources().size(), labels, seconds));
+    return prior;
+}
+
+const SearchSpace& PreparedSession::space() const {
+    return m_kernel ? m_kernel->space() : m_dataset->space;
+}
+
+std::vector<std::string> PreparedSession::parameterNames() const {
+    std::vector<std::string> names;
+    for (const Parameter& p : space().parameters())
+        names.push_back(p.name);
+    return names;
+}
+
+// What the measurements are bound to: the GPU a dataset names, the device a kernel backend measures on.
+std::string PreparedSession::deviceName() const {
+    return m_kernel ? m_kernel->backend().deviceFingerprint() : m_dataset->deviceName;
+}
+
+std::filesystem::path PreparedSession::sourceFile() const {
+    return m_kernel ? m_kernel->source() : std::filesystem::path(m_plan.dataset);
+}
+
+SessionRecord PreparedSession::describe() const {
+    SessionRecord record;
+    nlohmann::json settings = m_plan.toJson();
+    if (m_kernel) {
+        m_kernel->describe(record);
+        settings["default_config"] = m_kernel->defaultConfig();
+    } else {
+        record.kernel = m_dataset->kernelName;
+        record.problem = m_dataset->problemSize;
+        record.device = m_dataset->deviceName;
+        record.backend = "replay";
+        record.dataset = m_plan.dataset;
+        record.sourceHash = SourceHash::ofFile(m_plan.dataset);
+        if (!record.device.empty())
+            record.deviceInfo = DeviceFingerprint::ofGpuName(record.device).toJson();
+    }
+    record.strategy = m_plan.strategy;
+    record.options = m_strategyOptionsJson;
+    record.seed = m_plan.seed;
+    record.spaceMode = toString(m_plan.mode);
+    record.budget = m_plan.budget;
+    record.parameters = nlohmann::json(parameterNames()).dump();
+    record.toolVersion = TUNESCOPE_VERSION;
+    record.settings = settings.dump();
+    record.startedAt = unixSeconds();
+    return record;
+}
+
+std::int64_t PreparedSession::open() {
+    if (m_id)
+        throw Error(fmt::format("Session {} is open already.", *m_id));
+    if (m_resumeOf) {
+        m_lock.emplace(m_store.path(), m_resumeOf->id); // refuses a second process resuming it meanwhile
+        m_session->preload(SessionResume::finishedTrials(m_store, *m_resumeOf, space()));
+        m_store.reopenSession(m_resumeOf->id);
+        m_id = m_resumeOf->id;
+    } else {
+        m_id = m_store.beginSession(describe());
+        m_lock.emplace(m_store.path(), *m_id);
+    }
+    m_writer = std::make_unique<RecordWriter>(m_store, *m_id, parameterNames());
+    m_session->addObserverFirst(m_writer.get());
+    return *m_id;
+}
+
+StopReason PreparedSession::run() {
+    if (!m_id)
+        throw Error("The session was not opened: open() records it before it runs.");
+    try {
+        return m_session->run();
+    } catch (...) {
+        try {
+            m_store.endSession(*m_id, toString(SessionStatus::Failed));
+        } catch (const std::exception&) {
+            // The database itself failed; the original error says why.
+        }
+        throw;
+    }
+}
+
+} // namespace ts
