@@ -179,7 +179,8 @@ void TaskPanel::strategyChanged() {
 }
 
 SessionPlan TaskPanel::task() const {
-    SessionPlan t;
+    // What the panel has no field for (priors, a replay session's constraints) is kept from the plan set.
+    SessionPlan t = m_plan;
     t.backend = m_backend->currentData().toString().toStdString();
     t.strategy = m_strategy->currentData().toString().toStdString();
     t.options = m_options->values();
@@ -195,8 +196,12 @@ SessionPlan TaskPanel::task() const {
     const QString id = kernelPath();
     if (!isRealKernelId(id)) {
         t.backend = "replay"; // a dataset chosen while the panel still offers a real kernel's backends
+        t.kernel = {};
         return t;
     }
+    t.dataset.clear();
+    t.kernel = {};
+    t.constraints.clear();
     if (id.startsWith("kernel:"))
         t.kernel.kernel = id.mid(7).toStdString();
     else
@@ -213,6 +218,12 @@ SessionPlan TaskPanel::task() const {
 }
 
 void TaskPanel::setTask(const SessionPlan& t) {
+    m_plan = t;
+    QStringList constraints;
+    for (const std::string& c : t.constraints)
+        constraints << QString::fromStdString(c);
+    if (t.measuresKernel())
+        m_constraints->setText(constraints.join("; "));
     int strategy = m_strategy->findData(QString::fromStdString(t.strategy));
     if (strategy >= 0)
         m_strategy->setCurrentIndex(strategy);

@@ -91,6 +91,7 @@ private:
     QLabel* m_device;
     QLabel* m_space;
     QLineEdit* m_constraints;
+    SessionPlan m_plan; // the plan last set; task() is it with the fields the panel shows
     QGroupBox* m_measureBox;
     QDoubleSpinBox* m_timeout;
     QSpinBox* m_repeat;
