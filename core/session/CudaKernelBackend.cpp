@@ -16,8 +16,9 @@ std::unique_ptr<Backend> makeCudaBackend(const KernelSpec& spec, const KernelSpa
                                          const CudaTuneSettings& settings, const SearchSpace& space) {
     const CudaDevices devices = CudaDevices::query();
     if (devices.empty())
-        throw Error(fmt::format("--backend cuda: there is no CUDA device on this machine ({}).",
-                                devices.unavailableReason()));
+        throw Error(
+            fmt::format("The cuda backend cannot measure: there is no CUDA device on this machine ({}).",
+                        devices.unavailableReason()));
     CudaBackendSettings cuda;
     cuda.timeoutS = settings.timeoutS;
     cuda.timing = settings.timing;
@@ -45,7 +46,8 @@ bool cudaDeviceAvailable() {
 
 std::unique_ptr<Backend> makeCudaBackend(const KernelSpec&, const KernelSpace&, const CudaTuneSettings&,
                                          const SearchSpace&) {
-    throw Error("--backend cuda: there is no CUDA device (this build of Tunescope has no CUDA backend).");
+    throw Error("The cuda backend cannot measure: there is no CUDA device (this build of Tunescope has no "
+                "CUDA backend).");
 }
 
 DeviceFingerprint cudaFingerprint(const Backend&) {
