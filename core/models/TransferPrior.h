@@ -4,6 +4,7 @@
 #include "models/PriorSource.h"
 #include "models/XgbModel.h"
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,8 +47,9 @@ private:
     predictRows(std::span<const SearchSpace::Index> indices) const;
     // From the table when there is one, else predicted: log times (time) or P(valid).
     std::vector<double> lookUp(std::span<const SearchSpace::Index> indices, bool time) const;
-    // Predictions for the whole product when it is small enough to keep, and the favourites.
-    void tabulate();
+    // Predictions for the whole product when it is small enough to keep, and the favourites (drawn from
+    // larger products with this seed).
+    void tabulate(std::uint64_t seed);
 
     FeatureEncoder m_encoder;
     XgbModel m_time;
