@@ -176,7 +176,8 @@ void TransferPrior::tabulate(std::uint64_t seed) {
     const bool whole = product <= kMostTabulated;
     const SearchSpace::Index count =
         whole ? product : std::clamp(m_target->validCount(), kLeastDraws, product);
-    const SearchSpace::Index stride = product / count, longer = product % count; // the first `longer` are +1
+    const SearchSpace::Index stride = whole ? 1 : product / count; // strata of this size,
+    const SearchSpace::Index longer = whole ? 0 : product % count; // the first `longer` of them one longer
     std::mt19937_64 rng(seed);
     auto drawn = [&](SearchSpace::Index stratum) {
         SearchSpace::Index first = stratum * stride + std::min(stratum, longer);

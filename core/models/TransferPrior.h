@@ -38,7 +38,9 @@ public:
     std::vector<double> predictValid(std::span<const SearchSpace::Index> indices) const {
         return lookUp(indices, false);
     }
-    // Product indices of the configs the prior ranks best (P(valid) x relative speed), best first.
+    // Product indices of the configs the prior ranks best (P(valid) x relative speed), best first: of the
+    // whole product when it is tabulated, else of configs drawn uniformly from it (never from the target's
+    // valid configs, which in product-mode replay are the configs its dataset measured).
     const std::vector<SearchSpace::Index>& favourites() const { return m_favourites; }
 
 private:
