@@ -83,8 +83,8 @@ private slots:
                 title += " (default)";
             QVERIFY2(sections.count(title), qPrintable(title + " not listed in:\n" + r.out));
             const QStringList& lines = sections[title];
-            QCOMPARE(lines.size(),
-                     qsizetype(entry.options.size() + 1)); // the description, one line per option
+            // The description, then one line per option.
+            QCOMPARE(lines.size(), qsizetype(entry.options.size() + 1));
             QCOMPARE(lines.front(), "    " + QString::fromStdString(entry.description));
             for (std::size_t i = 0; i < entry.options.size(); ++i) {
                 const OptionSpec& option = entry.options[i];
