@@ -10,6 +10,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <map>
+
 using namespace ts;
 
 namespace {
@@ -48,12 +51,56 @@ private slots:
         QCOMPARE(info["device"].toString(), QString("NVIDIA GeForce RTX 3090"));
     }
 
+    // Every registered strategy has its own section (a header line, then its option lines), each option of
+    // its table listed with its default, the default strategy marked, and nothing listed that is not
+    // registered.
     void strategiesListsOptionsAndDefault() {
         Result r = cli({"strategies"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.contains("random_sample"));
-        QVERIFY(r.out.contains("brute_force"));
-        QVERIFY(r.out.contains("default"));
+        std::map<QString, QStringList> sections; // header line -> its indented lines
+        QString header;
+        for (const QString& line : r.out.split('\n', Qt::SkipEmptyParts)) {
+            if (!line.startsWith(' '))
+                header = line;
+            else
+                sections[header] << line;
+        }
+        const StrategyRegistry& registry = StrategyRegistry::builtin();
+        // The nine built-in names (the README's strategy table), so an empty registry cannot pass.
+        const std::vector<std::string> known{
+            "brute_force", "dual_annealing", "evolutionary",        "genetic_algorithm",
+            "greedy_ils",  "random_sample",  "simulated_annealing", "tpe",
+            "xgb"};
+        QCOMPARE(registry.names(), known);
+        QCOMPARE(sections.size(), known.size() + 1); // and the "default" alias
+        QCOMPARE(sections["default"].join('\n'), "    Alias for " +
+                                                     QString::fromStdString(registry.defaultName()) +
+                                                     ", the recommended strategy.");
+        for (const std::string& name : known) {
+            const auto& entry = registry.entry(name);
+            QString title = QString::fromStdString(name);
+            if (name == registry.defaultName())
+                title += " (default)";
+            QVERIFY2(sections.count(title), qPrintable(title + " not listed in:\n" + r.out));
+            const QStringList& lines = sections[title];
+            // The description, then one line per option.
+            QCOMPARE(lines.size(), qsizetype(entry.options.size() + 1));
+            QCOMPARE(lines.front(), "    " + QString::fromStdString(entry.description));
+            for (std::size_t i = 0; i < entry.options.size(); ++i) {
+                const OptionSpec& option = entry.options[i];
+                const QString& line = lines[qsizetype(i + 1)];
+                QVERIFY2(line.startsWith("    --option " + QString::fromStdString(option.name) + "=<"),
+                         qPrintable(line));
+                QVERIFY2(line.contains("  default " + QString::fromStdString(option.defaultValue) + ": " +
+                                       QString::fromStdString(option.description)),
+                         qPrintable(line));
+            }
+        }
+        // Spot checks against the option tables as documented, independent of the registry's copy.
+        QVERIFY2(
+            sections["xgb (default)"].join('\n').contains("--option batch_max=<int 1 to 100000>  default 8:"),
+            qPrintable(r.out));
+        QVERIFY2(sections["random_sample"].size() == 1, qPrintable(r.out));
     }
 
     void tuneRecordsEveryTrial() {
@@ -64,7 +111,13 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(out["evaluations"].toInt(), 40);
-        QVERIFY(out["best"].toObject()["fraction_of_optimum"].toDouble() > 0.0);
+        // The fraction is the dataset's fastest time over the best found (pnpoly's fastest: 8.714 ms, as
+        // infoDescribesADataset checks).
+        const QJsonObject reported = out["best"].toObject();
+        const double optimum = *readDataset(kPnpoly.toStdString()).optimum();
+        QVERIFY(std::abs(optimum - 8.714) < 0.001);
+        QVERIFY2(reported["objective_ms"].toDouble() >= optimum, qPrintable(r.out));
+        QCOMPARE(reported["fraction_of_optimum"].toDouble(), optimum / reported["objective_ms"].toDouble());
         QVERIFY(!out["convergence"].toArray().isEmpty());
         // Progress went to stderr, the result to stdout.
         QVERIFY(r.err.contains("[40/40]"));
@@ -78,10 +131,24 @@ private slots:
         auto trials = store.trials(sessions[0].id);
         QCOMPARE(trials.size(), std::size_t{40});
         double best = 1e300;
+        std::size_t ok = 0;
         for (const auto& t : trials)
-            if (t.status == "ok")
+            if (t.status == "ok") {
                 best = std::min(best, t.objective);
-        QCOMPARE(best, out["best"].toObject()["objective_ms"].toDouble());
+                ++ok;
+            }
+        QVERIFY(ok > 0);
+        QCOMPARE(best, reported["objective_ms"].toDouble());
+        // The evaluation it names is the trial that measured it, and the convergence curve ends there.
+        const int evaluation = reported["evaluation"].toInt();
+        QVERIFY(evaluation >= 1 && evaluation <= 40);
+        auto measured = std::find_if(trials.begin(), trials.end(),
+                                     [&](const auto& t) { return t.number == evaluation - 1; });
+        QVERIFY(measured != trials.end());
+        QCOMPARE(measured->objective, best);
+        const QJsonObject last = out["convergence"].toArray().last().toObject();
+        QCOMPARE(last["evaluation"].toInt(), evaluation);
+        QCOMPARE(last["best_ms"].toDouble(), best);
 
         // The same seed gives the same run.
         Result again = cli({"tune", "--dataset", kPnpoly, "--budget", "40", "--seed", "3", "--space",
@@ -225,8 +292,11 @@ private slots:
                         "--constraint", "tile_size == 1 or use_method != 0", "--db", dir.filePath("r.db"),
                         "--json"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()["evaluations"].toInt(), 30);
         RecordStore store(dir.filePath("r.db").toStdString());
-        for (const auto& t : store.trials(store.sessions().at(0).id)) {
+        const auto trials = store.trials(store.sessions().at(0).id);
+        QCOMPARE(trials.size(), std::size_t{30});
+        for (const auto& t : trials) {
             QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(t.config)).object();
             QVERIFY(config["block_size_x"].toInt() <= 64);
             QVERIFY(config["tile_size"].toInt() == 1 || config["use_method"].toInt() != 0);

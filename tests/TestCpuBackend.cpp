@@ -6,6 +6,7 @@
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -218,12 +219,15 @@ private slots:
 
     void cliRejectsBadKernelInputInOneSentence() {
         QTemporaryDir dir;
-        const std::vector<QStringList> bad{
-            {"tune", "--kernel-spec", "/nonexistent/kernel.json"},
-            {"tune", "--kernel-spec", QString::fromStdString(kFaultySpec.string()), "--size", "1,2"},
-            {"tune", "--kernel-spec", QString::fromStdString(kFaultySpec.string()), "--timeout", "0"},
-            {"tune", "--kernel-spec", QString::fromStdString(kFaultySpec.string()), "--backend", "fpga"}};
-        for (QStringList args : bad) {
+        const QString spec = QString::fromStdString(kFaultySpec.string());
+        // Each input, and the parts of the sentence that name it and say what is wrong with it.
+        const std::vector<std::pair<QStringList, QStringList>> bad{
+            {{"tune", "--kernel-spec", "/nonexistent/kernel.json"},
+             {"/nonexistent/kernel.json", "cannot open"}},
+            {{"tune", "--kernel-spec", spec, "--size", "1,2"}, {"\"1,2\"", "faulty", "takes 1 (N)"}},
+            {{"tune", "--kernel-spec", spec, "--timeout", "0"}, {"--timeout 0", "not a positive number"}},
+            {{"tune", "--kernel-spec", spec, "--backend", "fpga"}, {"--backend fpga", "cpu or cuda"}}};
+        for (auto [args, names] : bad) {
             args << "--db" << dir.filePath("r.db") << "--cache-dir" << dir.filePath("cache");
             QProcess cli;
             cli.start(TUNESCOPE_CLI, args);
@@ -231,6 +235,10 @@ private slots:
             QCOMPARE(cli.exitCode(), 1);
             const QString err = QString::fromUtf8(cli.readAllStandardError()).trimmed();
             QVERIFY2(err.startsWith("tunescope-cli: ") && !err.contains('\n'), qPrintable(err));
+            for (const QString& name : names)
+                QVERIFY2(err.contains(name), qPrintable(err + " does not say " + name));
+            // Refused before anything is recorded.
+            QVERIFY2(!QFile::exists(dir.filePath("r.db")), qPrintable(args.join(' ')));
         }
     }
 

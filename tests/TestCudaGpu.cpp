@@ -10,6 +10,7 @@
 #include "cuda/CudaDevices.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpecReader.h"
+#include "records/RecordStore.h"
 #include "util/Error.h"
 #include "worker/WorkerClient.h"
 
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -69,6 +71,42 @@ ProblemSize smallSize(const KernelSpec& spec) {
     if (spec.name == "conv2d")
         return {2, 16, 18, 18, 32, 3, 3};
     return spec.defaultSize();
+}
+
+// Ranks from 1, ties sharing the mean of their positions.
+std::vector<double> averageRanks(const std::vector<double>& values) {
+    std::vector<std::size_t> order(values.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+    std::vector<double> ranks(values.size());
+    for (std::size_t first = 0; first < order.size();) {
+        std::size_t last = first;
+        while (last + 1 < order.size() && values[order[last + 1]] == values[order[first]])
+            ++last;
+        for (std::size_t i = first; i <= last; ++i)
+            ranks[order[i]] = (double(first) + double(last)) / 2.0 + 1.0;
+        first = last + 1;
+    }
+    return ranks;
+}
+
+// Spearman's rho as the Pearson correlation of the average ranks, written here apart from the code under
+// test.
+double rankCorrelation(const std::vector<double>& a, const std::vector<double>& b) {
+    const std::vector<double> ra = averageRanks(a), rb = averageRanks(b);
+    const double n = double(ra.size());
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        sa += ra[i];
+        sb += rb[i];
+        saa += ra[i] * ra[i];
+        sbb += rb[i] * rb[i];
+        sab += ra[i] * rb[i];
+    }
+    const double va = saa - sa * sa / n, vb = sbb - sb * sb / n;
+    return va == 0 || vb == 0 ? 0.0 : (sab - sa * sb / n) / std::sqrt(va * vb);
 }
 
 } // namespace
@@ -205,7 +243,24 @@ private slots:
         // The static model's estimates came with the measurements and are scored against them.
         const QJsonObject staticModel = out["static_model"].toObject();
         QCOMPARE(staticModel["trials"].toInt(), out["statuses"].toObject()["ok"].toInt());
-        QVERIFY(std::abs(staticModel["spearman"].toDouble()) <= 1.0 && staticModel["scale"].toDouble() > 0.0);
+        // Recomputed here from the recorded trials: each Ok trial's stored estimate against its time.
+        RecordStore store(dir.filePath("r.db").toStdString());
+        std::vector<double> estimated, measured, ratios;
+        for (const StoredTrial& t : store.trials(store.sessions().at(0).id)) {
+            auto estimate = t.metrics.find("static_ms");
+            if (t.status == "ok" && t.objective > 0 && estimate != t.metrics.end() && estimate->second > 0) {
+                estimated.push_back(estimate->second);
+                measured.push_back(t.objective);
+                ratios.push_back(t.objective / estimate->second);
+            }
+        }
+        QCOMPARE(qsizetype(measured.size()), qsizetype(staticModel["trials"].toInt()));
+        QVERIFY2(measured.size() >= 2, qPrintable(r.out));
+        QVERIFY2(std::abs(staticModel["spearman"].toDouble() - rankCorrelation(estimated, measured)) < 1e-9,
+                 qPrintable(r.out));
+        std::sort(ratios.begin(), ratios.end());
+        QVERIFY2(std::abs(staticModel["scale"].toDouble() / ratios[ratios.size() / 2] - 1.0) < 1e-9,
+                 qPrintable(r.out));
         const Result records = cli({"records", "--db", dir.filePath("r.db")});
         QCOMPARE(records.exitCode, 0);
         QVERIFY2(records.out.contains(QString::fromStdString(devices().devices().front().spec.name)),

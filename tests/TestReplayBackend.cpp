@@ -68,7 +68,9 @@ private slots:
     void deterministicReplayIsTheMean() {
         ReplayBackend backend(pnpoly());
         const std::vector<Config> batch(5, kFastest);
-        for (const auto& m : backend.measure(batch)) {
+        const std::vector<Measurement> measured = backend.measure(batch);
+        QCOMPARE(measured.size(), batch.size());
+        for (const auto& m : measured) {
             QCOMPARE(m.objective, 10.520780944824219);
         }
     }

@@ -158,7 +158,9 @@ private slots:
         learner.update(trials);
         QVERIFY(learner.learned().empty());
         std::vector<SearchSpace::Index> some{0, 5, 9, 13, 20};
-        for (double p : learner.predict(some))
+        const std::vector<double> predicted = learner.predict(some);
+        QCOMPARE(predicted.size(), some.size());
+        for (double p : predicted)
             QCOMPARE(p, 1.0);
     }
 };

@@ -88,6 +88,8 @@ private slots:
     // and the registry lists the table the strategy itself validates against.
     void everyTableStatesItsRanges() {
         const StrategyRegistry& registry = StrategyRegistry::builtin();
+        QCOMPARE(registry.names().size(), std::size_t{9}); // the nine of the README's strategy table
+        std::size_t rows = 0;
         for (const std::string& name : registry.names()) {
             const StrategyRegistry::Entry& entry = registry.entry(name);
             const std::vector<OptionSpec> own = registry.create(name)->optionSpecs();
@@ -95,6 +97,7 @@ private slots:
             for (std::size_t i = 0; i < own.size(); ++i) {
                 const OptionSpec& spec = entry.options[i];
                 const QString row = text(name + " " + spec.name);
+                ++rows;
                 QCOMPARE(text(own[i].name), text(spec.name));
                 QVERIFY2(!spec.description.empty(), qPrintable(row));
                 if (spec.type == OptionType::Integer || spec.type == OptionType::Real) {
@@ -117,6 +120,7 @@ private slots:
                 }
             }
         }
+        QVERIFY(rows >= 10); // xgb's table alone has more
     }
 
     // Through the real CLI: for every option of every registered strategy, a value below the minimum, one
@@ -245,6 +249,8 @@ private slots:
     void resetValidatesOptionsMadeWithoutTheTable() {
         auto dataset = test::syntheticDataset();
         const StrategyRegistry& registry = StrategyRegistry::builtin();
+        QCOMPARE(registry.names().size(), std::size_t{9});
+        std::size_t refused = 0;
         for (const std::string& name : registry.names()) {
             std::vector<OptionSpec> loose = registry.entry(name).options;
             for (OptionSpec& spec : loose) {
@@ -269,6 +275,7 @@ private slots:
                                  message.contains(text(name)) && message.contains(text(bad)) &&
                                  message.contains(text(spec.allowed())),
                              e.what());
+                    ++refused;
                 }
             }
             // A context without any options gets the table's defaults.
@@ -276,6 +283,7 @@ private slots:
             strategy->reset({&dataset->space, SpaceMode::Product, 0, StrategyOptions()});
             QVERIFY(!strategy->propose(4).empty());
         }
+        QVERIFY(refused >= 10);
     }
 
     // A budget beyond the space is capped at the space's size in the chosen mode, said once on stderr; the

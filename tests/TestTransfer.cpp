@@ -9,6 +9,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -86,6 +87,7 @@ private slots:
     void warmStartBeatsColdStartAtSmallBudgets();
     void misleadingPriorIsOutgrown();
     void sameSeedSameSequenceWithPrior();
+    void favouritesOfALargeProductAreDrawnFromTheProduct();
     void incompatibleSourcesAreRefused();
     void earlierSessionsInTheDatabaseAreSources();
     void cliWarmStartsAndRefusesBadPriors();
@@ -159,6 +161,51 @@ void TestTransfer::sameSeedSameSequenceWithPrior() {
     QCOMPARE(a.size(), std::size_t(40));
     QVERIFY(a == b);
     QVERIFY(unique(a));
+}
+
+// A product too large to tabulate (16^6 configs) of which the target knows 200 valid ones (in product-mode
+// replay: the configs its dataset measured, which the search must not be told). The favourites come from the
+// whole product: the full 4096 of them, nearly all outside those 200, spread over the product, the same for
+// the same seed.
+void TestTransfer::favouritesOfALargeProductAreDrawnFromTheProduct() {
+    std::vector<Parameter> parameters;
+    for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
+        Parameter p{name, ParameterType::Integer, {}};
+        for (std::int64_t v = 1; v <= 16; ++v)
+            p.values.emplace_back(v);
+        parameters.push_back(std::move(p));
+    }
+    std::vector<SearchSpace::Index> valid, measured;
+    for (SearchSpace::Index i = 0; i < 200; ++i)
+        valid.push_back(i * 83'813 + 5);
+    for (SearchSpace::Index i = 0; i < 400; ++i)
+        measured.push_back(i * 41'903 + 11);
+    const SearchSpace target = SearchSpace::fromValidSet(parameters, valid);
+    const SearchSpace sourceSpace = SearchSpace::fromValidSet(parameters, measured);
+    QVERIFY(target.productSize() > (SearchSpace::Index(1) << 22));
+    PriorSource source{"synthetic", &sourceSpace, {}, false};
+    for (SearchSpace::Index index : measured) {
+        Measurement m;
+        m.status = MeasureStatus::Ok;
+        auto digits = sourceSpace.digits(index);
+        m.objective = 1.0 + std::accumulate(digits.begin(), digits.end(), 0.0);
+        source.entries.emplace_back(index, m);
+    }
+    const std::vector<PriorSource> sources{source};
+    const TransferPrior prior(target, sources);
+    const std::vector<SearchSpace::Index>& favourites = prior.favourites();
+    QCOMPARE(favourites.size(), std::size_t(4096));
+    std::size_t outside = 0;
+    for (SearchSpace::Index index : favourites) {
+        QVERIFY(index < target.productSize());
+        outside += !target.isValid(index);
+    }
+    qInfo("%zu of the 4096 favourites are outside the target's 200 valid configs", outside);
+    QVERIFY(outside >= favourites.size() - valid.size());
+    std::vector<SearchSpace::Index> sorted = favourites;
+    std::sort(sorted.begin(), sorted.end());
+    QVERIFY(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    QCOMPARE(TransferPrior(target, sources).favourites(), favourites);
 }
 
 void TestTransfer::incompatibleSourcesAreRefused() {

@@ -16,6 +16,10 @@ constexpr std::size_t kMostOkRowsPerSource = 12000; // a random subset of larger
 constexpr SearchSpace::Index kMostTabulated = SearchSpace::Index(1) << 22; // 32 MiB of predictions
 constexpr SearchSpace::Index kChunk = 16384;                               // rows predicted at once
 constexpr std::size_t kFavourites = 4096;
+// Configs drawn from a product too large to tabulate: as many as the target has valid configs (what was
+// scored before), and at least 64 per favourite.
+constexpr SearchSpace::Index kLeastDraws = 64 * kFavourites;
+constexpr std::uint64_t kFavouriteSeed = 0x6661766f75726974; // the draws' own stream, apart from training's
 
 XgbSettings priorSettings(XgbSettings settings, const std::string& objective) {
     settings.objective = objective;
@@ -139,7 +143,7 @@ TransferPrior::TransferPrior(const SearchSpace& target, std::span<const PriorSou
     if (bothOutcomes)
         m_validity.train(m_encoder.encode(target, rows.validityIndices), m_encoder.width(),
                          rows.validityLabels);
-    tabulate();
+    tabulate(settings.seed ^ kFavouriteSeed);
 }
 
 std::pair<std::vector<float>, std::vector<float>>
@@ -151,7 +155,7 @@ TransferPrior::predictRows(std::span<const SearchSpace::Index> indices) const {
     return {m_time.predict(features), std::move(valid)};
 }
 
-void TransferPrior::tabulate() {
+void TransferPrior::tabulate(std::uint64_t seed) {
     const SearchSpace::Index product = m_target->productSize();
     std::vector<std::pair<float, SearchSpace::Index>> best; // (-score, index), the kFavourites best so far
     auto visit = [&](std::span<const SearchSpace::Index> indices) {
@@ -166,14 +170,25 @@ void TransferPrior::tabulate() {
             m_tableValid.insert(m_tableValid.end(), valid.begin(), valid.end());
         }
     };
-    // Very large products: favourites among the valid configs only.
+    // Very large products: favourites among configs drawn from the whole product, never from the target's
+    // valid configs (in product-mode replay those are the configs the dataset measured Ok or failed: an
+    // oracle). One draw in each of `count` equal strata of the product: distinct, spread over it, no memory.
     const bool whole = product <= kMostTabulated;
-    const SearchSpace::Index count = whole ? product : m_target->validCount();
+    const SearchSpace::Index count =
+        whole ? product : std::clamp(m_target->validCount(), kLeastDraws, product);
+    const SearchSpace::Index stride = whole ? 1 : product / count; // strata of this size,
+    const SearchSpace::Index longer = whole ? 0 : product % count; // the first `longer` of them one longer
+    std::mt19937_64 rng(seed);
+    auto drawn = [&](SearchSpace::Index stratum) {
+        SearchSpace::Index first = stratum * stride + std::min(stratum, longer);
+        SearchSpace::Index size = stride + (stratum < longer ? 1 : 0);
+        return first + std::uniform_int_distribution<SearchSpace::Index>(0, size - 1)(rng);
+    };
     std::vector<SearchSpace::Index> chunk;
     for (SearchSpace::Index start = 0; start < count; start += kChunk) {
         chunk.clear();
         for (SearchSpace::Index i = start; i < std::min(count, start + kChunk); ++i)
-            chunk.push_back(whole ? i : m_target->validIndices()[i]);
+            chunk.push_back(whole ? i : drawn(i));
         visit(chunk);
     }
     for (const auto& entry : best)

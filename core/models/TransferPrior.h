@@ -4,6 +4,7 @@
 #include "models/PriorSource.h"
 #include "models/XgbModel.h"
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,7 +38,9 @@ public:
     std::vector<double> predictValid(std::span<const SearchSpace::Index> indices) const {
         return lookUp(indices, false);
     }
-    // Product indices of the configs the prior ranks best (P(valid) x relative speed), best first.
+    // Product indices of the configs the prior ranks best (P(valid) x relative speed), best first: of the
+    // whole product when it is tabulated, else of configs drawn uniformly from it (never from the target's
+    // valid configs, which in product-mode replay are the configs its dataset measured).
     const std::vector<SearchSpace::Index>& favourites() const { return m_favourites; }
 
 private:
@@ -46,8 +49,9 @@ private:
     predictRows(std::span<const SearchSpace::Index> indices) const;
     // From the table when there is one, else predicted: log times (time) or P(valid).
     std::vector<double> lookUp(std::span<const SearchSpace::Index> indices, bool time) const;
-    // Predictions for the whole product when it is small enough to keep, and the favourites.
-    void tabulate();
+    // Predictions for the whole product when it is small enough to keep, and the favourites (drawn from
+    // larger products with this seed).
+    void tabulate(std::uint64_t seed);
 
     FeatureEncoder m_encoder;
     XgbModel m_time;
