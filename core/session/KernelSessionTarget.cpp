@@ -1,9 +1,9 @@
 #include "session/KernelSessionTarget.h"
 
-#include "session/CudaKernelBackend.h"
 #include "kernels/KernelSizes.h"
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"
+#include "session/CudaKernelBackend.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -78,10 +78,7 @@ void KernelSessionTarget::describe(SessionRecord& record) const {
     record.device = m_backend->deviceFingerprint();
     record.backend = m_options.backend;
     record.sourceHash = SourceHash::ofFile(source());
-    DeviceFingerprint device = m_cpu ? DeviceFingerprint::ofHostCpu() : cudaFingerprint(*m_backend);
-    if (m_cpu)
-        device.compiler = m_cpu->buildCache().compiler().version();
-    record.deviceInfo = device.toJson();
+    record.deviceInfo = m_backend->deviceDetails().toJson();
 }
 
 } // namespace ts
