@@ -6,6 +6,7 @@
 #include "records/SessionResume.h"
 
 #include <QTemporaryDir>
+#include <nlohmann/json.hpp>
 #include <QtTest>
 
 #include <cmath>
