@@ -6,6 +6,7 @@
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 
+#include "StatusCompare.h"
 #include "SyntheticDataset.h"
 
 #include <QtTest>
@@ -75,12 +76,12 @@ private slots:
         const BatchRun run = runOneBatch(-5);
         QCOMPARE(run.trials.size(), std::size_t{8});
         for (std::size_t i = 0; i < 3; ++i) {
-            QCOMPARE(run.trials[i].measurement.status, run.expected[i].status);
+            COMPARE_STATUS(run.trials[i].measurement.status, run.expected[i].status);
             QCOMPARE(run.trials[i].measurement.objective, run.expected[i].objective);
         }
         for (std::size_t i = 3; i < 8; ++i) {
             const Measurement& m = run.trials[i].measurement;
-            QCOMPARE(m.status, MeasureStatus::RuntimeFailed);
+            COMPARE_STATUS(m.status, MeasureStatus::RuntimeFailed);
             QVERIFY2(m.log.find("the miscounting backend returned 3 measurements for 8 configs") !=
                          std::string::npos,
                      m.log.c_str());
@@ -92,7 +93,7 @@ private slots:
         const BatchRun run = runOneBatch(-8);
         QCOMPARE(run.trials.size(), std::size_t{8});
         for (const Trial& trial : run.trials) {
-            QCOMPARE(trial.measurement.status, MeasureStatus::RuntimeFailed);
+            COMPARE_STATUS(trial.measurement.status, MeasureStatus::RuntimeFailed);
             QVERIFY2(trial.measurement.log.find("returned 0 measurements for 8 configs") != std::string::npos,
                      trial.measurement.log.c_str());
         }
@@ -104,7 +105,7 @@ private slots:
         QCOMPARE(run.trials.size(), std::size_t{8});
         for (std::size_t i = 0; i < 8; ++i) {
             const Measurement& m = run.trials[i].measurement;
-            QCOMPARE(m.status, run.expected[i].status);
+            COMPARE_STATUS(m.status, run.expected[i].status);
             QCOMPARE(m.objective, run.expected[i].objective);
             QVERIFY2(
                 m.log.find("the miscounting backend returned 10 measurements for 8 configs; the last 2 were "
@@ -118,7 +119,7 @@ private slots:
         const BatchRun run = runOneBatch(0);
         QCOMPARE(run.trials.size(), std::size_t{8});
         for (std::size_t i = 0; i < 8; ++i) {
-            QCOMPARE(run.trials[i].measurement.status, run.expected[i].status);
+            COMPARE_STATUS(run.trials[i].measurement.status, run.expected[i].status);
             QCOMPARE(run.trials[i].measurement.log, run.expected[i].log);
         }
     }

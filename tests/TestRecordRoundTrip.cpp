@@ -8,6 +8,8 @@
 #include "records/StoredTrialConverter.h"
 #include "space/ValueJson.h"
 
+#include "StatusCompare.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -59,7 +61,7 @@ void compareTrials(const Trial& actual, const Trial& expected) {
     QCOMPARE(actual.number, expected.number);
     QCOMPARE(actual.index, expected.index);
     QVERIFY(actual.config == expected.config);
-    QCOMPARE(actual.measurement.status, expected.measurement.status);
+    COMPARE_STATUS(actual.measurement.status, expected.measurement.status);
     COMPARE_NUMBER(actual.measurement.objective, expected.measurement.objective);
     QCOMPARE(actual.measurement.samples.size(), expected.measurement.samples.size());
     for (std::size_t i = 0; i < expected.measurement.samples.size(); ++i)
