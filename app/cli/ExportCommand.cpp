@@ -84,6 +84,12 @@ void runExport(const ExportOptions& o) {
         text = o.format == "deploy" ? deployment.dump(2) + "\n"
                                     : DeploymentHeader::generate(deployment, o.space);
     } else {
+        // The core's sentence names the problem; the flag that solves it is the CLI's to name.
+        const bool oneSession = o.format == "kt-cache" || o.format == "t4";
+        if (oneSession && !session && store.sessions().size() != 1)
+            throw Error(
+                fmt::format("--format {} holds one session and {} holds {}: choose one with --session.",
+                            o.format, store.path().string(), store.sessions().size()));
         const TrialExporter exporter(store);
         text = o.format == "kt-cache" ? exporter.kernelTunerCache(session)
                : o.format == "t4"     ? exporter.t4(session)

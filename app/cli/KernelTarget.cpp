@@ -4,9 +4,9 @@
 
 #include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelSizes.h"
+#include "trial/BestSoFar.h"
 
 #include <fmt/format.h>
-#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -40,17 +40,15 @@ void KernelTarget::printResult(const TuningSession& session, std::int64_t sessio
     const CpuBackend* cpu = m_target.cpuBackend();
     std::map<std::string, int> statuses;
     int noisy = 0;
-    std::vector<std::pair<std::int64_t, double>> convergence;
-    double current = std::numeric_limits<double>::infinity();
     for (const Trial& t : session.trials()) {
         ++statuses[toString(t.measurement.status)];
         auto it = t.measurement.metrics.find("noisy");
         noisy += it != t.measurement.metrics.end() && it->second > 0 ? 1 : 0;
-        if (t.measurement.status == MeasureStatus::Ok && t.measurement.objective < current) {
-            current = t.measurement.objective;
-            convergence.emplace_back(t.number + 1, current);
-        }
     }
+    std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation from 1, best ms)
+    const BestSoFar bestSoFar = BestSoFar::of(session.trials());
+    for (const BestSoFar::Improvement& step : bestSoFar.improvements())
+        convergence.emplace_back(session.trials()[step.position].number + 1, step.objective);
     BuildCacheStats cache = cpu ? cpu->buildStats() : BuildCacheStats{};
     const StaticEstimateFit staticFit = fitStaticEstimates(session.trials()); // cuda sessions only
     auto metric = [](const Trial& t, const char* name) {

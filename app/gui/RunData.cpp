@@ -1,7 +1,5 @@
 #include "RunData.h"
 
-#include <limits>
-
 namespace ts::gui {
 
 void RunData::reset(Info info, std::vector<Parameter> parameters, std::shared_ptr<const Dataset> dataset) {
@@ -14,8 +12,7 @@ void RunData::reset(Info info, std::vector<Parameter> parameters, std::shared_pt
             m_positions[p].emplace(toString(m_parameters[p].values[v]), static_cast<int>(v));
     m_trials.clear();
     m_trialPositions.clear();
-    m_bestSoFar.clear();
-    m_bestRow.reset();
+    m_best = {};
     m_quality.clear();
     m_restrictions.clear();
     m_selected = -1;
@@ -27,13 +24,8 @@ void RunData::append(std::vector<Trial> trials) {
     if (trials.empty())
         return;
     int first = static_cast<int>(m_trials.size());
-    double best = m_bestSoFar.empty() ? std::numeric_limits<double>::infinity() : m_bestSoFar.back();
     for (Trial& trial : trials) {
-        if (trial.measurement.status == MeasureStatus::Ok && trial.measurement.objective < best) {
-            best = trial.measurement.objective;
-            m_bestRow = m_trials.size();
-        }
-        m_bestSoFar.push_back(best);
+        m_best.add(trial.measurement);
         for (std::size_t p = 0; p < m_parameters.size(); ++p)
             m_trialPositions.push_back(p < trial.config.size() ? position(p, trial.config[p]) : -1);
         m_trials.push_back(std::move(trial));

@@ -2,6 +2,7 @@
 
 #include "records/Dataset.h"
 #include "session/ModelQualityTracker.h"
+#include "trial/BestSoFar.h"
 #include "trial/Trial.h"
 
 #include <QObject>
@@ -47,8 +48,8 @@ public:
     const std::shared_ptr<const Dataset>& dataset() const { return m_dataset; }
     const std::vector<Trial>& trials() const { return m_trials; }
     // Fastest Ok objective among trials [0, row]; +inf before any Ok trial.
-    const std::vector<double>& bestSoFar() const { return m_bestSoFar; }
-    std::optional<std::size_t> bestRow() const { return m_bestRow; }
+    const std::vector<double>& bestSoFar() const { return m_best.curve(); }
+    std::optional<std::size_t> bestRow() const { return m_best.bestPosition(); }
     const std::vector<ModelQualityTracker::Point>& quality() const { return m_quality; }
     const QStringList& restrictions() const { return m_restrictions; }
     // Position of a trial's value in its parameter's list; -1 when the value is not in the list.
@@ -76,8 +77,7 @@ private:
     std::shared_ptr<const Dataset> m_dataset;
     std::vector<Trial> m_trials;
     std::vector<int> m_trialPositions; // row-major: trials x parameters
-    std::vector<double> m_bestSoFar;
-    std::optional<std::size_t> m_bestRow;
+    BestSoFar m_best;                  // over m_trials, row = position
     std::vector<ModelQualityTracker::Point> m_quality;
     QStringList m_restrictions;
     int m_selected = -1;

@@ -1,6 +1,7 @@
 #include "SessionLoader.h"
 
 #include "records/DatasetReader.h"
+#include "records/StoredTrialConverter.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
@@ -12,18 +13,6 @@
 namespace ts::gui {
 
 namespace {
-
-Value toValue(const nlohmann::json& j) {
-    if (j.is_boolean())
-        return j.get<bool>();
-    if (j.is_number_integer())
-        return j.get<std::int64_t>();
-    if (j.is_number())
-        return j.get<double>();
-    if (j.is_string())
-        return j.get<std::string>();
-    return j.dump();
-}
 
 std::vector<std::string> parameterNames(const SessionRecord& record) {
     std::vector<std::string> names;
@@ -89,28 +78,10 @@ std::map<std::string, std::string> strategyOptionsOf(const SessionRecord& record
 }
 
 Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::vector<std::string>& names) {
-    Trial t;
-    t.number = stored.number;
-    t.index = stored.index;
-    if (space && stored.index < space->productSize()) {
-        t.config = space->config(stored.index);
-    } else {
-        auto j = parseBoundedJson(stored.config, fmt::format("the config of trial {} of session {}",
-                                                             stored.number, stored.session));
-        for (const std::string& name : names)
-            t.config.push_back(j.is_object() && j.contains(name) ? toValue(j[name]) : Value(std::string()));
-    }
-    t.measurement.status = measureStatusFromString(stored.status).value_or(MeasureStatus::Invalid);
-    t.measurement.objective = stored.objective;
-    t.measurement.samples = stored.samples;
-    t.measurement.compileMs = stored.compileMs;
-    t.measurement.log = stored.log;
-    t.measurement.metrics = stored.metrics;
-    t.predicted = stored.predicted;
-    t.batch = stored.batch;
-    t.elapsedS = stored.elapsedS;
-    t.finishedAt = stored.finishedAt;
-    return t;
+    if (space)
+        if (std::optional<Trial> trial = StoredTrialConverter::inSpace(stored, *space))
+            return std::move(*trial);
+    return StoredTrialConverter::byNames(stored, names);
 }
 
 LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId) {

@@ -34,8 +34,8 @@ LoadedSession loadSession(const QString& databasePath, std::int64_t sessionId);
 // A stored session's strategy options (its JSON object) as name -> value text, as the registry takes them.
 std::map<std::string, std::string> strategyOptionsOf(const SessionRecord& record);
 
-// One stored trial as a core trial; the config comes from the space by index when given, else from the
-// stored JSON.
+// One stored trial as a core trial (StoredTrialConverter): located in the space when one is given and the
+// config is in it, otherwise with the values of the stored JSON in the order of `names`.
 Trial toTrial(const StoredTrial& stored, const SearchSpace* space, const std::vector<std::string>& names);
 
 } // namespace ts::gui

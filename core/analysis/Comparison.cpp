@@ -5,6 +5,7 @@
 #include "backends/ReplayBackend.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
+#include "trial/BestSoFar.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +19,7 @@ namespace ts {
 
 namespace {
 
-constexpr double kNothingFound = std::numeric_limits<double>::infinity();
+constexpr double kNothingFound = BestSoFar::kNothingYet;
 
 std::vector<double> okObjectives(const Dataset& dataset) {
     std::vector<double> objectives;
@@ -54,13 +55,9 @@ CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datas
     TuningSession session(dataset.space, backend, *strategy, settings);
     session.run();
 
-    CompareRun run{strategyName, datasetIndex, seed, {}, {}, 0.0};
-    double best = kNothingFound;
+    CompareRun run{strategyName, datasetIndex, seed, {}, BestSoFar::of(session.trials()).curve(), 0.0};
     for (const Trial& trial : session.trials()) {
         run.configs.push_back(trial.index);
-        if (trial.measurement.status == MeasureStatus::Ok)
-            best = std::min(best, trial.measurement.objective);
-        run.bestSoFar.push_back(best);
         run.strategySeconds += trial.strategyMs / 1e3;
     }
     return run;
@@ -214,7 +211,7 @@ CompareRun Comparison::replay(const Dataset& dataset, std::vector<SearchSpace::I
                               std::int64_t budget) {
     CompareRun run;
     std::unordered_set<SearchSpace::Index> seen;
-    double best = kNothingFound;
+    BestSoFar best;
     for (SearchSpace::Index index : configs) {
         if (static_cast<std::int64_t>(run.configs.size()) >= budget)
             break;
@@ -222,10 +219,12 @@ CompareRun Comparison::replay(const Dataset& dataset, std::vector<SearchSpace::I
             continue;
         run.configs.push_back(index);
         auto entry = dataset.entries.find(index);
-        if (entry != dataset.entries.end() && entry->second.status == MeasureStatus::Ok)
-            best = std::min(best, entry->second.objective);
-        run.bestSoFar.push_back(best);
+        if (entry != dataset.entries.end())
+            best.add(entry->second);
+        else
+            best.add(MeasureStatus::Invalid, 0.0);
     }
+    run.bestSoFar = best.curve();
     return run;
 }
 

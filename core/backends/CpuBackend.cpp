@@ -6,7 +6,6 @@
 #include "worker/WorkerLocator.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <thread>
 
 namespace ts {
@@ -19,16 +18,6 @@ constexpr double kPrepareTimeoutS = 120.0;
 
 std::chrono::milliseconds milliseconds(double seconds) {
     return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
-}
-
-std::string cpuModel() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0)
-            if (auto colon = line.find(':'); colon != std::string::npos)
-                return line.substr(line.find_first_not_of(' ', colon + 1));
-    return "unknown CPU";
 }
 
 const KernelVariant& cpuVariant(const KernelSpec& spec) {
@@ -79,7 +68,13 @@ CpuBackend::CpuBackend(const KernelSpec& spec, const KernelSpace& kernelSpace, C
 CpuBackend::~CpuBackend() = default;
 
 std::string CpuBackend::deviceFingerprint() const {
-    return fmt::format("cpu: {}; {}", cpuModel(), m_cache->compiler().version());
+    return fmt::format("cpu: {}; {}", DeviceFingerprint::ofHostCpu().name, m_cache->compiler().version());
+}
+
+DeviceFingerprint CpuBackend::deviceDetails() const {
+    DeviceFingerprint device = DeviceFingerprint::ofHostCpu();
+    device.compiler = m_cache->compiler().version();
+    return device;
 }
 
 worker::MeasureRequest CpuBackend::request(const std::string& library, const std::string& entry) {

@@ -48,6 +48,8 @@ public:
 
     std::string name() const override { return "cpu"; }
     std::string deviceFingerprint() const override;
+    // The host CPU and the compiler that builds the configs.
+    DeviceFingerprint deviceDetails() const override;
     std::vector<Measurement> measure(std::span<const Config> batch) override;
 
     // Measures any object with the kernel's ABI on the same inputs with the same harness and verification

@@ -22,6 +22,10 @@ std::string ReplayBackend::deviceFingerprint() const {
     return "replay:" + m_dataset->path.filename().string();
 }
 
+DeviceFingerprint ReplayBackend::deviceDetails() const {
+    return DeviceFingerprint::ofGpuName(deviceFingerprint());
+}
+
 std::vector<Measurement> ReplayBackend::measure(std::span<const Config> batch) {
     std::vector<Measurement> results;
     results.reserve(batch.size());

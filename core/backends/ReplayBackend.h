@@ -19,6 +19,8 @@ public:
     std::string name() const override;
     // The dataset's device name, or "replay:<file name>" when the file names no device.
     std::string deviceFingerprint() const override;
+    // The dataset's GPU by name (its architecture when the name is a known GPU).
+    DeviceFingerprint deviceDetails() const override;
     std::vector<Measurement> measure(std::span<const Config> batch) override;
 
     const Dataset& dataset() const { return *m_dataset; }

@@ -112,6 +112,17 @@ std::string CudaBackend::deviceFingerprint() const {
     return m_fingerprint;
 }
 
+DeviceFingerprint CudaBackend::deviceDetails() const {
+    const CudaDevices devices = CudaDevices::query();
+    DeviceFingerprint device;
+    device.kind = "gpu";
+    device.name = gpu().name;
+    device.architecture = gpu().architecture();
+    device.driver = CudaDevices::versionText(devices.driverVersion());
+    device.toolkit = CudaDevices::versionText(devices.runtimeVersion());
+    return device;
+}
+
 worker::MeasureRequest CudaBackend::request(const std::string& library, const StaticProfile* profile,
                                             int device) {
     worker::MeasureRequest r;

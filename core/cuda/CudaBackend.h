@@ -50,6 +50,8 @@ public:
 
     std::string name() const override { return "cuda"; }
     std::string deviceFingerprint() const override;
+    // The first GPU measured on, with the driver and toolkit versions.
+    DeviceFingerprint deviceDetails() const override;
     std::vector<Measurement> measure(std::span<const Config> batch) override;
 
     // cuBLAS SGEMM on the same inputs, through the same worker and timing (gemm-shaped kernels only).

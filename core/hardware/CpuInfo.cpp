@@ -72,12 +72,9 @@ std::vector<CpuCache> readCaches() {
 
 } // namespace
 
-CpuInfo CpuInfo::query() {
+CpuInfo CpuInfo::parseCpuinfo(std::istream& in) {
     CpuInfo info;
-    info.logicalCpus = static_cast<int>(std::thread::hardware_concurrency());
-    std::ifstream in("/proc/cpuinfo");
     std::string line;
-    std::set<std::string> flags;
     std::set<std::pair<std::string, std::string>> cores; // (physical id, core id)
     std::string physical;
     while (std::getline(in, line)) {
@@ -86,25 +83,43 @@ CpuInfo CpuInfo::query() {
             continue;
         std::string key = line.substr(0, colon);
         key.erase(key.find_last_not_of(" \t") + 1);
-        const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
-        if (key == "model name" && info.model.empty())
-            info.model = value;
+        std::string value = line.substr(colon + 1);
+        value.erase(0, std::min(value.size(), value.find_first_not_of(" \t")));
+        const auto setOnce = [&value](std::string& field) {
+            if (field.empty())
+                field = value;
+        };
+        if (key == "model name")
+            setOnce(info.model);
+        else if (key == "vendor_id")
+            setOnce(info.vendor);
+        else if (key == "cpu family")
+            setOnce(info.family);
         else if (key == "physical id")
             physical = value;
         else if (key == "core id")
             cores.insert({physical, value});
-        else if (key == "flags" && flags.empty()) {
+        else if ((key == "flags" || key == "Features") && info.flags.empty()) {
             std::stringstream words(value);
-            std::string word;
-            while (words >> word)
-                flags.insert(word);
+            for (std::string word; words >> word;)
+                info.flags.push_back(word);
         }
     }
-    info.physicalCores = cores.empty() ? info.logicalCpus : static_cast<int>(cores.size());
+    info.physicalCores = static_cast<int>(cores.size());
+    const std::set<std::string> flags(info.flags.begin(), info.flags.end());
     for (const char* feature : {"sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl",
                                 "avx512_vnni", "avx512_bf16", "amx_tile", "neon", "asimd", "sve"})
         if (flags.count(feature))
             info.simd.push_back(feature);
+    return info;
+}
+
+CpuInfo CpuInfo::query() {
+    std::ifstream in("/proc/cpuinfo");
+    CpuInfo info = parseCpuinfo(in);
+    info.logicalCpus = static_cast<int>(std::thread::hardware_concurrency());
+    if (info.physicalCores == 0)
+        info.physicalCores = info.logicalCpus;
     info.caches = readCaches();
     return info;
 }

@@ -3,6 +3,7 @@
 #include "kernels/KernelSizes.h"
 #include "space/Expression.h"
 #include "space/ExpressionParser.h"
+#include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 
@@ -446,7 +447,7 @@ private:
             if (def == entry.end()) {
                 fail(pkey + ".default", "is missing.");
             }
-            const auto defaultValue = scalar(*def);
+            const auto defaultValue = valueFromJson(*def);
             const auto match = defaultValue
                                    ? std::find_if(parameter.values.begin(), parameter.values.end(),
                                                   [&](const Value& v) { return sameValue(v, *defaultValue); })
@@ -457,22 +458,6 @@ private:
             variant.defaults.push_back(*match);
             variant.parameters.push_back(std::move(parameter));
         }
-    }
-
-    static std::optional<Value> scalar(const Json& json) {
-        if (json.is_boolean()) {
-            return json.get<bool>();
-        }
-        if (json.is_number_integer()) {
-            return json.get<std::int64_t>();
-        }
-        if (json.is_number_float()) {
-            return json.get<double>();
-        }
-        if (json.is_string()) {
-            return json.get<std::string>();
-        }
-        return std::nullopt;
     }
 
     static bool sameValue(const Value& a, const Value& b) {
@@ -500,7 +485,7 @@ private:
             }
         } else if (it->is_array() && !it->empty()) {
             for (const auto& item : *it) {
-                const auto value = scalar(item);
+                const auto value = valueFromJson(item);
                 if (!value) {
                     fail(pkey + ".values",
                          "holds " + item.dump() + ", which is not a number, string or boolean.");

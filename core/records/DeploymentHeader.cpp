@@ -2,6 +2,7 @@
 
 #include "records/CppSource.h"
 
+#include "space/ValueJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -24,13 +25,9 @@ std::string number(double value) {
     return fmt::format("{:.17g}", value);
 }
 
-// Python-like text of a config value (16, 1.5, True, row), as Kernel Tuner keys write them.
+// Python's str() of a config value (16, 1.5, True, row), as Kernel Tuner keys write them.
 std::string valueText(const nlohmann::ordered_json& value) {
-    if (value.is_string())
-        return value.get<std::string>();
-    if (value.is_boolean())
-        return value.get<bool>() ? "True" : "False";
-    return value.dump();
+    return toString(valueOrJsonText(value));
 }
 
 double valueNumber(const nlohmann::ordered_json& value) {

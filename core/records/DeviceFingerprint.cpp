@@ -1,4 +1,5 @@
 #include "records/DeviceFingerprint.h"
+#include "hardware/CpuInfo.h"
 #include "util/BoundedJson.h"
 
 #include <nlohmann/json.hpp>
@@ -6,9 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -47,13 +46,10 @@ bool containsWord(const std::string& haystack, std::string_view word) {
     return false;
 }
 
-std::string valueAfterColon(const std::string& line) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos)
-        return {};
-    std::string value = line.substr(colon + 1);
-    const auto first = value.find_first_not_of(" \t");
-    return first == std::string::npos ? std::string() : value.substr(first);
+// The vector/FMA/matrix features that matter to tuned code, sorted.
+bool tuningFlag(const std::string& flag) {
+    return flag.starts_with("avx") || flag == "fma" || flag.starts_with("sse4") || flag == "neon" ||
+           flag == "asimd" || flag.starts_with("sve") || flag.starts_with("amx");
 }
 
 } // namespace
@@ -87,33 +83,16 @@ DeviceFingerprint DeviceFingerprint::fromJson(const std::string& text) {
 DeviceFingerprint DeviceFingerprint::ofHostCpu() {
     DeviceFingerprint fingerprint;
     fingerprint.kind = "cpu";
-    std::string vendor;
-    std::string family;
+    const CpuInfo cpu = CpuInfo::query();
+    fingerprint.name = cpu.model.empty() ? "unknown CPU" : cpu.model;
     std::set<std::string> flags;
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(cpuinfo, line)) {
-        if (line.empty())
-            break; // the first processor describes them all
-        const std::string key = line.substr(0, line.find_first_of("\t:"));
-        if (key == "model name")
-            fingerprint.name = valueAfterColon(line);
-        else if (key == "vendor_id")
-            vendor = valueAfterColon(line);
-        else if (key == "cpu family")
-            family = valueAfterColon(line);
-        else if (key == "flags" || key == "Features") {
-            std::istringstream words(valueAfterColon(line));
-            for (std::string word; words >> word;)
-                if (word.starts_with("avx") || word == "fma" || word.starts_with("sse4") || word == "neon" ||
-                    word == "asimd" || word.starts_with("sve") || word.starts_with("amx"))
-                    flags.insert(word);
-        }
-    }
+    for (const std::string& flag : cpu.flags)
+        if (tuningFlag(flag))
+            flags.insert(flag);
     for (const std::string& flag : flags)
         fingerprint.cpuFlags += (fingerprint.cpuFlags.empty() ? "" : " ") + flag;
-    if (!vendor.empty() || !family.empty())
-        fingerprint.architecture = vendor + " family " + family;
+    if (!cpu.vendor.empty() || !cpu.family.empty())
+        fingerprint.architecture = cpu.vendor + " family " + cpu.family;
 #if defined(__clang__)
     fingerprint.compiler = "clang " __clang_version__;
 #elif defined(__GNUC__)

@@ -22,7 +22,8 @@ struct DeviceFingerprint {
     // Missing keys stay empty; text that is not a JSON object gives an empty fingerprint.
     static DeviceFingerprint fromJson(const std::string& text);
 
-    // This machine's CPU (from /proc/cpuinfo) and the compiler this build of Tunescope was made with.
+    // This machine's CPU (CpuInfo; named "unknown CPU" when /proc/cpuinfo names none) and the compiler this
+    // build of Tunescope was made with.
     static DeviceFingerprint ofHostCpu();
     // A GPU known only by name (replay datasets): its architecture from a table of common GPUs, or empty.
     static DeviceFingerprint ofGpuName(const std::string& name);

@@ -3,6 +3,7 @@
 #include "records/SqliteConnection.h"
 #include "records/SqliteStatement.h"
 #include "records/SqliteTransaction.h"
+#include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 #include "util/Statistics.h"
@@ -105,7 +106,7 @@ double columnReal(const SqliteStatement& statement, int column) {
 std::string configJson(const Config& config, const std::vector<std::string>& names) {
     nlohmann::ordered_json object = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < config.size(); ++i)
-        std::visit([&](const auto& value) { object[names[i]] = value; }, config[i]);
+        object[names[i]] = valueToJson<nlohmann::ordered_json>(config[i]);
     return object.dump();
 }
 

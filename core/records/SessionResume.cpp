@@ -1,14 +1,10 @@
 #include "records/SessionResume.h"
 
 #include "records/SourceHash.h"
-#include "records/ValueLookup.h"
-#include "util/BoundedJson.h"
+#include "records/StoredTrialConverter.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
-#include <cmath>
 
 namespace ts {
 
@@ -26,38 +22,7 @@ SessionRecord SessionResume::resumable(const RecordStore& store, std::int64_t se
 }
 
 std::optional<Trial> SessionResume::toTrial(const StoredTrial& stored, const SearchSpace& space) {
-    const nlohmann::ordered_json config = parseBoundedOrderedJson(
-        stored.config, fmt::format("the config of trial {} of session {}", stored.number, stored.session));
-    if (!config.is_object())
-        return std::nullopt;
-    std::vector<std::uint32_t> digits;
-    Trial trial;
-    for (const Parameter& parameter : space.parameters()) {
-        const auto value = config.find(parameter.name);
-        if (value == config.end())
-            return std::nullopt;
-        const std::optional<std::uint32_t> position = ValueLookup(parameter).find(*value);
-        if (!position)
-            return std::nullopt;
-        digits.push_back(*position);
-        trial.config.push_back(parameter.values[*position]);
-    }
-    if (config.size() != space.dimension())
-        return std::nullopt;
-    trial.index = space.indexOfDigits(digits);
-    trial.number = stored.number;
-    Measurement& measurement = trial.measurement;
-    measurement.status = measureStatusFromString(stored.status).value_or(MeasureStatus::Invalid);
-    measurement.objective = std::isnan(stored.objective) ? 0.0 : stored.objective;
-    measurement.samples = stored.samples;
-    measurement.compileMs = std::isnan(stored.compileMs) ? 0.0 : stored.compileMs;
-    measurement.log = stored.log;
-    measurement.metrics = stored.metrics;
-    trial.predicted = stored.predicted;
-    trial.batch = stored.batch;
-    trial.elapsedS = std::isnan(stored.elapsedS) ? 0.0 : stored.elapsedS;
-    trial.finishedAt = std::isnan(stored.finishedAt) ? 0.0 : stored.finishedAt;
-    return trial;
+    return StoredTrialConverter::inSpace(stored, space);
 }
 
 void SessionResume::checkSourceUnchanged(const SessionRecord& session, const std::filesystem::path& file) {
@@ -68,9 +33,10 @@ void SessionResume::checkSourceUnchanged(const SessionRecord& session, const std
 
 void SessionResume::checkSameDevice(const SessionRecord& session, const std::string& device) {
     if (session.device != device)
-        throw Error(fmt::format("Session {} was measured on {}, not on this machine's {}, so its times would "
-                                "not compare; start a new session (--transfer learns from it).",
-                                session.id, session.device, device));
+        throw Error(fmt::format(
+            "Session {} was measured on {}, not on this machine's {}, so its times would "
+            "not compare; start a new session, which may learn from this one as a transfer source.",
+            session.id, session.device, device));
 }
 
 std::vector<Trial> SessionResume::finishedTrials(const RecordStore& store, const SessionRecord& session,

@@ -30,6 +30,7 @@ public:
     static void checkSameDevice(const SessionRecord& session, const std::string& device);
 
     // A stored trial as the session had it (config located in `space`); nullopt when it is not there.
+    // StoredTrialConverter::inSpace, under the name the callers know.
     static std::optional<Trial> toTrial(const StoredTrial& stored, const SearchSpace& space);
 };
 

@@ -2,6 +2,7 @@
 
 #include "records/CsvTable.h"
 #include "records/DeploymentBuilder.h"
+#include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 
@@ -29,18 +30,7 @@ Json finite(double value) {
 
 // Python's str() of a config value, as Kernel Tuner writes cache keys.
 std::string pythonText(const Json& value) {
-    if (value.is_string())
-        return value.get<std::string>();
-    if (value.is_boolean())
-        return value.get<bool>() ? "True" : "False";
-    if (value.is_number_float()) {
-        const double number = value.get<double>();
-        std::string text = fmt::format("{}", number);
-        if (text.find_first_of(".eEn") == std::string::npos)
-            text += ".0";
-        return text;
-    }
-    return value.dump();
+    return toString(valueOrJsonText(value));
 }
 
 // Kernel Tuner's failure strings; timeouts and wrong results have none of their own there.
@@ -128,8 +118,9 @@ SessionRecord TrialExporter::single(std::optional<std::int64_t> session, const c
     }
     std::vector<SessionRecord> all = m_store.sessions();
     if (all.size() != 1)
-        throw Error(fmt::format("The {} format holds one session and {} holds {}: choose one with --session.",
-                                format, m_store.path().string(), all.size()));
+        throw Error(
+            fmt::format("The {} format holds one session and {} holds {}: choose the session to export.",
+                        format, m_store.path().string(), all.size()));
     return all.front();
 }
 

@@ -4,6 +4,7 @@
 #include "records/DatasetReader.h"
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"
+#include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 #include "util/Gzip.h"
@@ -34,7 +35,7 @@ double unixNow() {
 std::string configJson(const Config& config, const std::vector<Parameter>& parameters) {
     Json object = Json::object();
     for (std::size_t i = 0; i < config.size(); ++i)
-        std::visit([&](const auto& value) { object[parameters[i].name] = value; }, config[i]);
+        object[parameters[i].name] = valueToJson<Json>(config[i]);
     return object.dump();
 }
 
@@ -281,7 +282,7 @@ TrialImporter::Result TrialImporter::import(const std::filesystem::path& input, 
     if (chosen == "dataset" || chosen == "kt-cache" || chosen == "t4" || chosen == "ktt")
         return importDataset(input, chosen);
     throw Error(fmt::format(
-        "--format \"{}\" is not an import format (use auto, kt-cache, t4, ktt, jsonl or csv).", format));
+        "The import format \"{}\" is not known (use auto, kt-cache, t4, ktt, jsonl or csv).", format));
 }
 
 TrialImporter::Result TrialImporter::importDataset(const std::filesystem::path& input,

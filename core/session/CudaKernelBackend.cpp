@@ -26,18 +26,6 @@ std::unique_ptr<Backend> makeCudaBackend(const KernelSpec& spec, const KernelSpa
     return std::make_unique<CudaBackend>(spec, kernelSpace, cuda, &space);
 }
 
-DeviceFingerprint cudaFingerprint(const Backend& backend) {
-    const auto& cuda = dynamic_cast<const CudaBackend&>(backend);
-    const CudaDevices devices = CudaDevices::query();
-    DeviceFingerprint device;
-    device.kind = "gpu";
-    device.name = cuda.gpu().name;
-    device.architecture = cuda.gpu().architecture();
-    device.driver = CudaDevices::versionText(devices.driverVersion());
-    device.toolkit = CudaDevices::versionText(devices.runtimeVersion());
-    return device;
-}
-
 bool cudaDeviceAvailable() {
     return !CudaDevices::query().empty();
 }
@@ -48,10 +36,6 @@ std::unique_ptr<Backend> makeCudaBackend(const KernelSpec&, const KernelSpace&, 
                                          const SearchSpace&) {
     throw Error("The cuda backend cannot measure: there is no CUDA device (this build of Tunescope has no "
                 "CUDA backend).");
-}
-
-DeviceFingerprint cudaFingerprint(const Backend&) {
-    return {};
 }
 
 bool cudaDeviceAvailable() {

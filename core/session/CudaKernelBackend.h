@@ -3,7 +3,6 @@
 #include "backends/Backend.h"
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpec.h"
-#include "records/DeviceFingerprint.h"
 #include "worker/WorkerProtocol.h"
 
 #include <cstdint>
@@ -23,9 +22,6 @@ struct CudaTuneSettings {
 // the backend.
 std::unique_ptr<Backend> makeCudaBackend(const KernelSpec& spec, const KernelSpace& kernelSpace,
                                          const CudaTuneSettings& settings, const SearchSpace& space);
-
-// The fingerprint of the GPU a backend made by makeCudaBackend measures on.
-DeviceFingerprint cudaFingerprint(const Backend& backend);
 
 // Whether this build has the CUDA backend and this machine a CUDA device (what a UI offers "cuda" on).
 bool cudaDeviceAvailable();

@@ -77,10 +77,7 @@ void KernelSessionTarget::describe(SessionRecord& record) const {
     record.device = m_backend->deviceFingerprint();
     record.backend = m_backendName;
     record.sourceHash = SourceHash::ofFile(source());
-    DeviceFingerprint device = m_cpu ? DeviceFingerprint::ofHostCpu() : cudaFingerprint(*m_backend);
-    if (m_cpu)
-        device.compiler = m_cpu->buildCache().compiler().version();
-    record.deviceInfo = device.toJson();
+    record.deviceInfo = m_backend->deviceDetails().toJson();
 }
 
 } // namespace ts

@@ -1,5 +1,7 @@
 #include "session/TuningSession.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 
 namespace ts {
@@ -109,20 +111,50 @@ std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, b
     return {};
 }
 
+namespace {
+
+// One measurement per config, whatever the backend returned: a backend that breaks the one-result-per-config
+// contract is a failure of the backend, said in the trials' logs (never a silent Invalid, which reads like a
+// constraint violation). Missing results are RuntimeFailed; extra ones are dropped, and the batch's results
+// say so.
+std::vector<Measurement> matchedMeasurements(const Backend& backend, std::vector<Measurement> measurements,
+                                             std::size_t configs) {
+    if (measurements.size() == configs)
+        return measurements;
+    const std::string problem = fmt::format("the {} backend returned {} measurements for {} configs",
+                                            backend.name(), measurements.size(), configs);
+    if (measurements.size() > configs) {
+        const std::string dropped =
+            fmt::format("{}; the last {} were dropped", problem, measurements.size() - configs);
+        measurements.resize(configs);
+        for (Measurement& measurement : measurements)
+            measurement.log += (measurement.log.empty() ? "" : "\n") + dropped;
+        return measurements;
+    }
+    Measurement missing;
+    missing.status = MeasureStatus::RuntimeFailed;
+    missing.log = problem + "; this config got none";
+    measurements.resize(configs, missing);
+    return measurements;
+}
+
+} // namespace
+
 void TuningSession::measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber,
                                  double strategyMs) {
     std::vector<Config> configs;
     configs.reserve(batch.size());
     for (SearchSpace::Index index : batch)
         configs.push_back(m_space.config(index));
-    std::vector<Measurement> measurements = m_backend.measure(configs);
+    std::vector<Measurement> measurements =
+        matchedMeasurements(m_backend, m_backend.measure(configs), batch.size());
     std::size_t first = m_trials.size();
     for (std::size_t i = 0; i < batch.size(); ++i) {
         Trial trial;
         trial.number = static_cast<std::int64_t>(m_trials.size());
         trial.index = batch[i];
         trial.config = std::move(configs[i]);
-        trial.measurement = i < measurements.size() ? std::move(measurements[i]) : Measurement{};
+        trial.measurement = std::move(measurements[i]);
         trial.predicted = m_strategy.prediction(batch[i]);
         trial.batch = batchNumber;
         trial.elapsedS = elapsed();

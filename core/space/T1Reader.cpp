@@ -1,6 +1,7 @@
 #include "space/T1Reader.h"
 
 #include "space/Expression.h"
+#include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 
@@ -26,22 +27,6 @@ public:
 private:
     std::string m_file;
 };
-
-std::optional<Value> jsonScalar(const Json& json) {
-    if (json.is_boolean()) {
-        return json.get<bool>();
-    }
-    if (json.is_number_integer()) {
-        return json.get<std::int64_t>();
-    }
-    if (json.is_number_float()) {
-        return json.get<double>();
-    }
-    if (json.is_string()) {
-        return json.get<std::string>();
-    }
-    return std::nullopt;
-}
 
 std::optional<ParameterType> parameterType(const std::string& text) {
     if (text == "int") {
@@ -164,7 +149,7 @@ SpaceDefinition readT1Space(const std::filesystem::path& path) {
             }
         } else if (valuesIt->is_array() && !valuesIt->empty()) {
             for (const auto& item : *valuesIt) {
-                const auto value = jsonScalar(item);
+                const auto value = valueFromJson(item);
                 if (!value) {
                     context.fail(key + ".Values",
                                  "holds an element that is not a number, string or boolean.");
@@ -186,7 +171,7 @@ SpaceDefinition readT1Space(const std::filesystem::path& path) {
         Value defaultValue = parameter.values.front();
         if (const auto def = entry.find("Default"); def != entry.end() && !def->is_null()) {
             const Json& source = def->is_array() && def->size() == 1 ? def->front() : *def;
-            const auto scalar = jsonScalar(source);
+            const auto scalar = valueFromJson(source);
             const auto converted = scalar ? convert(*scalar, parameter.type) : std::nullopt;
             if (!converted) {
                 context.fail(key + ".Default",
