@@ -10,6 +10,7 @@
 #include "session/PreparedSession.h"
 #include "space/SpaceMode.h"
 #include "strategies/StrategyRegistry.h"
+#include "trial/BestSoFar.h"
 #include "util/Error.h"
 
 #include <chrono>
@@ -96,12 +97,9 @@ void printResult(const TuneOptions& o, const PreparedSession& prepared, StopReas
     const Trial* best = session.best();
     auto optimum = dataset.optimum();
     std::vector<std::pair<std::int64_t, double>> convergence; // (evaluation, new best)
-    double current = std::numeric_limits<double>::infinity();
-    for (const Trial& t : session.trials())
-        if (t.measurement.status == MeasureStatus::Ok && t.measurement.objective < current) {
-            current = t.measurement.objective;
-            convergence.emplace_back(t.number + 1, current);
-        }
+    const BestSoFar bestSoFar = BestSoFar::of(session.trials());
+    for (const BestSoFar::Improvement& step : bestSoFar.improvements())
+        convergence.emplace_back(session.trials()[step.position].number + 1, step.objective);
     if (o.json) {
         nlohmann::json out{{"session", sessionId},
                            {"strategy", strategy},
