@@ -225,8 +225,8 @@ private slots:
             {{"tune", "--kernel-spec", "/nonexistent/kernel.json"},
              {"/nonexistent/kernel.json", "cannot open"}},
             {{"tune", "--kernel-spec", spec, "--size", "1,2"}, {"\"1,2\"", "faulty", "takes 1 (N)"}},
-            {{"tune", "--kernel-spec", spec, "--timeout", "0"}, {"--timeout 0", "not a positive number"}},
-            {{"tune", "--kernel-spec", spec, "--backend", "fpga"}, {"--backend fpga", "cpu or cuda"}}};
+            {{"tune", "--kernel-spec", spec, "--timeout", "0"}, {"The timeout 0", "not a positive number"}},
+            {{"tune", "--kernel-spec", spec, "--backend", "fpga"}, {"The backend \"fpga\"", "replay, cpu or cuda"}}};
         for (auto [args, names] : bad) {
             args << "--db" << dir.filePath("r.db") << "--cache-dir" << dir.filePath("cache");
             QProcess cli;
