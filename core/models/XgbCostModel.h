@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/CostModel.h"
+#include "models/CostModelFactory.h"
 #include "models/FeatureEncoder.h"
 #include "models/XgbModel.h"
 
@@ -14,18 +15,20 @@ public:
     // The space must outlive the model.
     explicit XgbCostModel(const SearchSpace& space, XgbSettings settings = {});
 
+    // The model-guided strategies' default: models with `settings` and the request's seed; members of an
+    // ensemble of several train on random 80 % of the rows and columns, so they disagree where the data is
+    // thin.
+    static CostModelFactory factory(XgbSettings settings);
+
     std::string name() const override { return "xgb"; }
     void update(std::span<const Trial> trials) override;
-    // Trains on log time minus offsets[i] for trials[i] (a residual over another model's prediction).
-    void update(std::span<const Trial> trials, std::span<const double> offsets);
+    void updateResidual(std::span<const Trial> trials, std::span<const double> logOffsets) override;
     bool isTrained() const override { return m_model.isTrained(); }
     std::vector<double> predict(std::span<const SearchSpace::Index> configs) const override;
+    std::vector<double> predictLog(std::span<const SearchSpace::Index> configs) const override;
     std::vector<char> save() const override { return m_model.save(); }
     void load(const std::vector<char>& bytes) override { m_model.load(bytes); }
 
-    // Predictions in the model's own unit (log ms, or the ranking score negated) for prepared features.
-    std::vector<double> predictLog(const XgbMatrix& features) const;
-    const FeatureEncoder& encoder() const { return m_encoder; }
     bool isRanking() const { return m_model.settings().objective.rfind("rank:", 0) == 0; }
 
 private:

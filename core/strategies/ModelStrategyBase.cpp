@@ -1,5 +1,7 @@
 #include "strategies/ModelStrategyBase.h"
 
+#include "models/XgbCostModel.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,10 +56,19 @@ XgbSettings ModelStrategyBase::modelSettings() {
     return settings;
 }
 
+std::unique_ptr<CostModel> ModelStrategyBase::makeCostModel(std::size_t member, std::size_t members) {
+    if (!costModelFactory()) {
+        XgbSettings settings = modelSettings();
+        return XgbCostModel::factory(settings)({&space(), settings.seed, member, members});
+    }
+    return costModelFactory()({&space(), rng()(), member, members});
+}
+
 void ModelStrategyBase::onReset() {
     XgbSettings settings = modelSettings();
     m_threads = settings.threads;
     m_validity = std::make_unique<XgbValidityModel>(space(), settings, options().boolean("restrictions"));
+    m_encoder = FeatureEncoder(space());
     m_okCount = 0;
     m_stale = true;
     m_predictions.clear();
