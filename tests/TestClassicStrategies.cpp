@@ -235,57 +235,6 @@ private slots:
         QVERIFY(drive(*s, *dataset, SpaceMode::Product, 30, 4) == first);
     }
 
-    void findsOptimumOfTinySpace_data() { addStrategyModeRows(); }
-    void findsOptimumOfTinySpace() {
-        QFETCH(QString, strategy);
-        QFETCH(int, mode);
-        const SpaceMode spaceMode = mode ? SpaceMode::Product : SpaceMode::Constrained;
-        auto dataset = test::syntheticDataset();
-        for (std::uint64_t seed = 0; seed < 5; ++seed) {
-            auto s = make(classic(strategy), *dataset, spaceMode, seed);
-            ReplayBackend backend(dataset);
-            SessionSettings settings;
-            settings.mode = spaceMode;
-            settings.stop.maxEvaluations = 60;
-            TuningSession session(dataset->space, backend, *s, settings);
-            session.run();
-            QVERIFY(session.best() != nullptr);
-            QCOMPARE(session.best()->measurement.objective, *dataset->optimum());
-        }
-    }
-
-    // Most of the product is invalid (failed or absent): every run finds valid configs, and the search does
-    // better than drawing at random.
-    void copesWithMostlyInvalidSpace_data() { addStrategyModeRows(); }
-    void copesWithMostlyInvalidSpace() {
-        QFETCH(QString, strategy);
-        QFETCH(int, mode);
-        const SpaceMode spaceMode = mode ? SpaceMode::Product : SpaceMode::Constrained;
-        auto dataset = std::shared_ptr<const Dataset>(mostlyInvalidDataset());
-        constexpr int kSeeds = 10;
-        constexpr std::int64_t kBudget = 100;
-        double fraction = 0.0;
-        for (int seed = 0; seed < kSeeds; ++seed) {
-            auto s = make(classic(strategy), *dataset, spaceMode, seed);
-            auto trials = runSession(*s, dataset, spaceMode, kBudget);
-            QCOMPARE(trials.size(), std::size_t(kBudget));
-            double best = INFINITY;
-            for (const Trial& t : trials)
-                if (t.measurement.status == MeasureStatus::Ok)
-                    best = std::min(best, t.measurement.objective);
-            fraction += std::isfinite(best) ? *dataset->optimum() / best : 0.0;
-        }
-        fraction /= kSeeds;
-        std::vector<double> objectives;
-        for (const auto& [index, m] : dataset->entries)
-            if (m.status == MeasureStatus::Ok)
-                objectives.push_back(m.objective);
-        double random =
-            RandomBaseline(dataset->space.domainSize(spaceMode), objectives).expectedFraction(kBudget);
-        qInfo("%s: fraction %.4f, random %.4f", qPrintable(strategy), fraction, random);
-        QVERIFY2(fraction > random, qPrintable(QString("fraction %1, random %2").arg(fraction).arg(random)));
-    }
-
     // Trials told without being proposed (a resumed session) are never proposed afterwards.
     void toldTrialsAreNotProposed_data() { addStrategyRows(); }
     void toldTrialsAreNotProposed() {
