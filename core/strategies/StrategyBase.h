@@ -19,8 +19,10 @@ class StrategyBase : public Strategy {
 public:
     // Completes the context's options with the defaults of optionSpecs() and validates them (throwing
     // before any state changes), then resets the helpers and calls onReset().
-    void reset(const StrategyContext& context) override;
-    void observe(std::span<const Trial> trials) override;
+    // Final, so that a strategy's options are filled and checked in this one place: strategies set up their
+    // own state in onReset() and onObserve().
+    void reset(const StrategyContext& context) final;
+    void observe(std::span<const Trial> trials) final;
 
 protected:
     using Index = SearchSpace::Index;
