@@ -4,18 +4,19 @@
 
 namespace ts {
 
-XgbCostModel::XgbCostModel(const SearchSpace& space, XgbSettings settings)
-    : m_space(&space), m_encoder(space), m_model(std::move(settings)) {}
+XgbCostModel::XgbCostModel(const SearchSpace& space, XgbSettings settings,
+                           std::shared_ptr<const EncodedConfigs> encoded)
+    : m_space(&space), m_encoder(space), m_model(std::move(settings)), m_encoded(std::move(encoded)) {}
 
-CostModelFactory XgbCostModel::factory(XgbSettings settings) {
-    return [settings](const CostModelRequest& request) {
+CostModelFactory XgbCostModel::factory(XgbSettings settings, std::shared_ptr<const EncodedConfigs> encoded) {
+    return [settings, encoded](const CostModelRequest& request) {
         XgbSettings member = settings;
         member.seed = request.seed;
         if (request.members > 1) {
             member.subsample = 0.8;
             member.columnSample = 0.8;
         }
-        return std::make_unique<XgbCostModel>(*request.space, member);
+        return std::make_unique<XgbCostModel>(*request.space, member, encoded);
     };
 }
 
@@ -41,8 +42,11 @@ void XgbCostModel::updateResidual(std::span<const Trial> trials, std::span<const
 std::vector<double> XgbCostModel::predictLog(std::span<const SearchSpace::Index> configs) const {
     if (configs.empty())
         return {};
-    std::vector<float> rows = m_encoder.encode(*m_space, configs);
-    std::vector<float> raw = m_model.predict(rows, m_encoder.width());
+    std::vector<float> raw;
+    if (auto features = m_encoded ? m_encoded->find(configs) : nullptr)
+        raw = m_model.predict(*features);
+    else
+        raw = m_model.predict(m_encoder.encode(*m_space, configs), m_encoder.width());
     std::vector<double> result(raw.begin(), raw.end());
     if (isRanking())
         for (double& value : result)

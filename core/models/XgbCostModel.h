@@ -2,6 +2,7 @@
 
 #include "models/CostModel.h"
 #include "models/CostModelFactory.h"
+#include "models/EncodedConfigs.h"
 #include "models/FeatureEncoder.h"
 #include "models/XgbModel.h"
 
@@ -12,13 +13,16 @@ namespace ts {
 // only and predict() returns -score (lower = predicted faster).
 class XgbCostModel : public CostModel {
 public:
-    // The space must outlive the model.
-    explicit XgbCostModel(const SearchSpace& space, XgbSettings settings = {});
+    // The space must outlive the model. `encoded`, when given, holds configs already encoded (by the strategy
+    // that owns the model) that predictions reuse.
+    explicit XgbCostModel(const SearchSpace& space, XgbSettings settings = {},
+                          std::shared_ptr<const EncodedConfigs> encoded = nullptr);
 
     // The model-guided strategies' default: models with `settings` and the request's seed; members of an
     // ensemble of several train on random 80 % of the rows and columns, so they disagree where the data is
     // thin.
-    static CostModelFactory factory(XgbSettings settings);
+    static CostModelFactory factory(XgbSettings settings,
+                                    std::shared_ptr<const EncodedConfigs> encoded = nullptr);
 
     std::string name() const override { return "xgb"; }
     void update(std::span<const Trial> trials) override;
@@ -35,6 +39,7 @@ private:
     const SearchSpace* m_space;
     FeatureEncoder m_encoder;
     XgbModel m_model;
+    std::shared_ptr<const EncodedConfigs> m_encoded;
 };
 
 } // namespace ts

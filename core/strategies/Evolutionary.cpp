@@ -67,9 +67,8 @@ std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) 
         if (!m_archived.contains(index) && seen.insert(index).second)
             fresh.push_back(index);
     if (!fresh.empty()) {
-        std::vector<float> rows = encoder().encode(space(), fresh);
-        XgbMatrix features(rows, fresh.size(), encoder().width(), threads());
-        std::vector<double> pValid = validity().predict(features, fresh);
+        std::shared_ptr<const XgbMatrix> features = encode(fresh);
+        std::vector<double> pValid = validity().predict(*features, fresh);
         std::vector<double> meanLog = m_cost->predictLog(fresh);
         for (std::size_t i = 0; i < fresh.size(); ++i) {
             m_archived.emplace(fresh[i], m_archive.size());

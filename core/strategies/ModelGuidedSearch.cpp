@@ -133,15 +133,13 @@ std::vector<double> ModelGuidedSearch::validityOf(const XgbMatrix& features,
 }
 
 ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
-    const FeatureEncoder& encoder = this->encoder();
     const auto poolSize = static_cast<SearchSpace::Index>(options().integer("pool"));
     if (domainSize() <= poolSize) {
         if (!m_domainFeatures) {
             m_domain.resize(domainSize());
             for (SearchSpace::Index i = 0; i < domainSize(); ++i)
                 m_domain[i] = space().domainAt(mode(), i);
-            std::vector<float> rows = encoder.encode(space(), m_domain);
-            m_domainFeatures = std::make_unique<XgbMatrix>(rows, m_domain.size(), encoder.width(), threads());
+            m_domainFeatures = encode(m_domain);
         }
         return {m_domain, nullptr};
     }
@@ -173,8 +171,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
                 pool.push_back(n);
     std::sort(pool.begin(), pool.end());
     pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
-    std::vector<float> rows = encoder.encode(space(), pool);
-    auto features = std::make_unique<XgbMatrix>(rows, pool.size(), encoder.width(), threads());
+    std::shared_ptr<const XgbMatrix> features = encode(pool);
     return {std::move(pool), std::move(features)};
 }
 

@@ -33,7 +33,7 @@ public:
 private:
     struct Candidates {
         std::vector<SearchSpace::Index> indices;
-        std::unique_ptr<XgbMatrix> features; // null: the whole domain (m_domainFeatures)
+        std::shared_ptr<const XgbMatrix> features; // null: the whole domain (m_domainFeatures)
     };
     struct Shortlist {
         std::vector<SearchSpace::Index> indices;
@@ -54,7 +54,7 @@ private:
                                    std::span<const SearchSpace::Index> indices) const;
 
     std::vector<std::unique_ptr<CostModel>> m_ensemble;
-    std::unique_ptr<XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
+    std::shared_ptr<const XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
     std::vector<SearchSpace::Index> m_domain;
     std::vector<SearchSpace::Index> m_carried;
     double m_residualShift = 0.0; // mean of log time minus the weighted prior over the Ok trials

@@ -59,9 +59,16 @@ XgbSettings ModelStrategyBase::modelSettings() {
 std::unique_ptr<CostModel> ModelStrategyBase::makeCostModel(std::size_t member, std::size_t members) {
     if (!costModelFactory()) {
         XgbSettings settings = modelSettings();
-        return XgbCostModel::factory(settings)({&space(), settings.seed, member, members});
+        return XgbCostModel::factory(settings, m_encoded)({&space(), settings.seed, member, members});
     }
     return costModelFactory()({&space(), rng()(), member, members});
+}
+
+std::shared_ptr<const XgbMatrix> ModelStrategyBase::encode(std::span<const SearchSpace::Index> configs) {
+    std::vector<float> rows = m_encoder.encode(space(), configs);
+    auto features = std::make_shared<const XgbMatrix>(rows, configs.size(), m_encoder.width(), m_threads);
+    m_encoded->set(configs, features);
+    return features;
 }
 
 void ModelStrategyBase::onReset() {
@@ -69,6 +76,7 @@ void ModelStrategyBase::onReset() {
     m_threads = settings.threads;
     m_validity = std::make_unique<XgbValidityModel>(space(), settings, options().boolean("restrictions"));
     m_encoder = FeatureEncoder(space());
+    m_encoded = std::make_shared<EncodedConfigs>();
     m_okCount = 0;
     m_stale = true;
     m_predictions.clear();

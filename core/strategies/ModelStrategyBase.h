@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/CostModel.h"
+#include "models/EncodedConfigs.h"
 #include "models/FeatureEncoder.h"
 #include "models/XgbSettings.h"
 #include "models/XgbValidityModel.h"
@@ -55,8 +56,9 @@ protected:
     // Member `member` of an ensemble of `members` performance models, from the context's factory (XGBoost
     // with modelSettings() when it has none), with a fresh seed from the strategy's rng.
     std::unique_ptr<CostModel> makeCostModel(std::size_t member, std::size_t members);
-    // The generic features of the configs, as the validity model's features are encoded.
-    const FeatureEncoder& encoder() const { return m_encoder; }
+    // Encodes the configs for the validity model, and offers the matrix to the default cost models, which
+    // then predict these configs without encoding them again.
+    std::shared_ptr<const XgbMatrix> encode(std::span<const SearchSpace::Index> configs);
     XgbValidityModel& validity() { return *m_validity; }
     const XgbValidityModel& validity() const { return *m_validity; }
     int threads() const { return m_threads; }
@@ -78,6 +80,7 @@ private:
 
     std::unique_ptr<XgbValidityModel> m_validity;
     FeatureEncoder m_encoder;
+    std::shared_ptr<EncodedConfigs> m_encoded;
     std::size_t m_okCount = 0;
     int m_threads = 1;
     bool m_stale = true;
