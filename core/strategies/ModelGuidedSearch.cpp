@@ -141,6 +141,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
                 m_domain[i] = space().domainAt(mode(), i);
             m_domainFeatures = encode(m_domain);
         }
+        reuse(m_domain, m_domainFeatures);
         return {m_domain, nullptr};
     }
     // Larger domains: a fresh random pool, the previous shortlist and the Hamming neighbours of the best
@@ -217,6 +218,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     for (std::size_t i = 0; i < size; ++i)
         squares[i] = list.meanLog[i] * list.meanLog[i];
     if (trained && m_ensemble.size() > 1 && size > 0) {
+        encode(list.indices); // once for the members below
         for (std::size_t k = 1; k < m_ensemble.size(); ++k) {
             std::vector<double> prediction = m_ensemble[k]->predictLog(list.indices);
             for (std::size_t i = 0; i < size; ++i) {

@@ -64,7 +64,8 @@ std::unique_ptr<CostModel> ModelStrategyBase::makeCostModel(std::size_t member, 
     return costModelFactory()({&space(), rng()(), member, members});
 }
 
-std::shared_ptr<const XgbMatrix> ModelStrategyBase::encode(std::span<const SearchSpace::Index> configs) {
+std::shared_ptr<const XgbMatrix>
+ModelStrategyBase::encode(std::span<const SearchSpace::Index> configs) const {
     std::vector<float> rows = m_encoder.encode(space(), configs);
     auto features = std::make_shared<const XgbMatrix>(rows, configs.size(), m_encoder.width(), m_threads);
     m_encoded->set(configs, features);

@@ -58,7 +58,11 @@ protected:
     std::unique_ptr<CostModel> makeCostModel(std::size_t member, std::size_t members);
     // Encodes the configs for the validity model, and offers the matrix to the default cost models, which
     // then predict these configs without encoding them again.
-    std::shared_ptr<const XgbMatrix> encode(std::span<const SearchSpace::Index> configs);
+    std::shared_ptr<const XgbMatrix> encode(std::span<const SearchSpace::Index> configs) const;
+    // Offers configs encoded earlier (by encode()) to the default cost models again.
+    void reuse(std::span<const SearchSpace::Index> configs, std::shared_ptr<const XgbMatrix> features) const {
+        m_encoded->set(configs, std::move(features));
+    }
     XgbValidityModel& validity() { return *m_validity; }
     const XgbValidityModel& validity() const { return *m_validity; }
     int threads() const { return m_threads; }
