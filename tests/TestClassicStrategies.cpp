@@ -1,3 +1,4 @@
+#include "SparseDataset.h"
 #include "SyntheticDataset.h"
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
@@ -50,40 +51,6 @@ std::unique_ptr<Strategy> make(const Classic& c, const Dataset& dataset, SpaceMo
     auto strategy = c.create();
     strategy->reset({&dataset.space, mode, seed, StrategyOptions(c.name, c.table, given)});
     return strategy;
-}
-
-// A 6x6x6x4 product where nearly 90% of the configs are invalid, as constraints make them: only those with
-// a + b + c <= 7 and d != 4 run. Of the invalid ones a third are in the file as failed, the rest are absent.
-std::shared_ptr<Dataset> mostlyInvalidDataset() {
-    std::vector<Parameter> parameters;
-    for (const char* name : {"a", "b", "c", "d"}) {
-        parameters.push_back({name, ParameterType::Integer, {}});
-        for (std::int64_t v = 1; v <= (name[0] == 'd' ? 4 : 6); ++v)
-            parameters.back().values.push_back(v);
-    }
-    SearchSpace product(parameters, {});
-    auto dataset = std::make_shared<Dataset>();
-    dataset->path = "mostly-invalid";
-    dataset->format = "kernel_tuner";
-    dataset->objective = "time";
-    std::vector<SearchSpace::Index> present;
-    for (SearchSpace::Index i = 0; i < product.productSize(); ++i) {
-        auto d = product.digits(i);
-        Measurement m;
-        if (d[0] + d[1] + d[2] + 3 <= 7 && d[3] != 3) {
-            m.status = MeasureStatus::Ok;
-            m.objective = 1.0 + std::abs(double(d[0]) - 2) + 0.5 * std::abs(double(d[1]) - 1) + 0.3 * d[2] +
-                          0.1 * std::abs(double(d[3]) - 1);
-        } else if (i % 3 == 0) {
-            m.status = MeasureStatus::CompileFailed;
-        } else {
-            continue;
-        }
-        dataset->entries[i] = m;
-        present.push_back(i);
-    }
-    dataset->space = SearchSpace::fromValidSet(parameters, present);
-    return dataset;
 }
 
 std::vector<Trial> runSession(Strategy& strategy, std::shared_ptr<const Dataset> dataset, SpaceMode mode,
@@ -189,7 +156,7 @@ private slots:
                 QVERIFY(s->propose(4).empty());
             }
         }
-        auto sparse = mostlyInvalidDataset();
+        auto sparse = test::sparseDataset();
         auto s = make(classic(strategy), *sparse, spaceMode, 5);
         auto all = drive(*s, *sparse, spaceMode, 100000, 7);
         QCOMPARE(all.size(), std::size_t(sparse->space.domainSize(spaceMode)));
@@ -213,7 +180,7 @@ private slots:
         QFETCH(QString, strategy);
         QFETCH(int, mode);
         const SpaceMode spaceMode = mode ? SpaceMode::Product : SpaceMode::Constrained;
-        auto dataset = std::shared_ptr<const Dataset>(mostlyInvalidDataset());
+        auto dataset = std::shared_ptr<const Dataset>(test::sparseDataset());
         auto run = [&](std::uint64_t seed) {
             auto s = make(classic(strategy), *dataset, spaceMode, seed);
             return indices(runSession(*s, dataset, spaceMode, 120, 6));
@@ -233,57 +200,6 @@ private slots:
         auto first = drive(*s, *dataset, SpaceMode::Product, 30, 4);
         s->reset({&dataset->space, SpaceMode::Product, 9, {}}); // no options: the table's defaults apply
         QVERIFY(drive(*s, *dataset, SpaceMode::Product, 30, 4) == first);
-    }
-
-    void findsOptimumOfTinySpace_data() { addStrategyModeRows(); }
-    void findsOptimumOfTinySpace() {
-        QFETCH(QString, strategy);
-        QFETCH(int, mode);
-        const SpaceMode spaceMode = mode ? SpaceMode::Product : SpaceMode::Constrained;
-        auto dataset = test::syntheticDataset();
-        for (std::uint64_t seed = 0; seed < 5; ++seed) {
-            auto s = make(classic(strategy), *dataset, spaceMode, seed);
-            ReplayBackend backend(dataset);
-            SessionSettings settings;
-            settings.mode = spaceMode;
-            settings.stop.maxEvaluations = 60;
-            TuningSession session(dataset->space, backend, *s, settings);
-            session.run();
-            QVERIFY(session.best() != nullptr);
-            QCOMPARE(session.best()->measurement.objective, *dataset->optimum());
-        }
-    }
-
-    // Most of the product is invalid (failed or absent): every run finds valid configs, and the search does
-    // better than drawing at random.
-    void copesWithMostlyInvalidSpace_data() { addStrategyModeRows(); }
-    void copesWithMostlyInvalidSpace() {
-        QFETCH(QString, strategy);
-        QFETCH(int, mode);
-        const SpaceMode spaceMode = mode ? SpaceMode::Product : SpaceMode::Constrained;
-        auto dataset = std::shared_ptr<const Dataset>(mostlyInvalidDataset());
-        constexpr int kSeeds = 10;
-        constexpr std::int64_t kBudget = 100;
-        double fraction = 0.0;
-        for (int seed = 0; seed < kSeeds; ++seed) {
-            auto s = make(classic(strategy), *dataset, spaceMode, seed);
-            auto trials = runSession(*s, dataset, spaceMode, kBudget);
-            QCOMPARE(trials.size(), std::size_t(kBudget));
-            double best = INFINITY;
-            for (const Trial& t : trials)
-                if (t.measurement.status == MeasureStatus::Ok)
-                    best = std::min(best, t.measurement.objective);
-            fraction += std::isfinite(best) ? *dataset->optimum() / best : 0.0;
-        }
-        fraction /= kSeeds;
-        std::vector<double> objectives;
-        for (const auto& [index, m] : dataset->entries)
-            if (m.status == MeasureStatus::Ok)
-                objectives.push_back(m.objective);
-        double random =
-            RandomBaseline(dataset->space.domainSize(spaceMode), objectives).expectedFraction(kBudget);
-        qInfo("%s: fraction %.4f, random %.4f", qPrintable(strategy), fraction, random);
-        QVERIFY2(fraction > random, qPrintable(QString("fraction %1, random %2").arg(fraction).arg(random)));
     }
 
     // Trials told without being proposed (a resumed session) are never proposed afterwards.

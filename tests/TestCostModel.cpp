@@ -1,9 +1,14 @@
 #include "BundledDatasets.h"
+#include "models/CostModel.h"
 #include "models/ModelQuality.h"
 #include "models/XgbCostModel.h"
 #include "models/XgbValidityModel.h"
 
 #include <QtTest>
+#include <atomic>
+#include <cmath>
+#include <latch>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -41,6 +46,31 @@ void split(const Dataset& d, std::size_t train, std::uint64_t seed, std::vector<
             unseen.push_back(ok[i]);
     }
 }
+
+// The simplest model with a scale: the geometric mean of the Ok times, for every config.
+class GeometricMeanModel : public CostModel {
+public:
+    std::string name() const override { return "mean"; }
+    void update(std::span<const Trial> trials) override {
+        double sum = 0.0;
+        std::size_t count = 0;
+        for (const Trial& t : trials)
+            if (t.measurement.status == MeasureStatus::Ok) {
+                sum += std::log(t.measurement.objective);
+                ++count;
+            }
+        m_logMean = count ? std::optional<double>(sum / double(count)) : std::nullopt;
+    }
+    bool isTrained() const override { return m_logMean.has_value(); }
+    std::vector<double> predict(std::span<const SearchSpace::Index> configs) const override {
+        return std::vector<double>(configs.size(), std::exp(m_logMean.value_or(0.0)));
+    }
+    std::vector<char> save() const override { return {}; }
+    void load(const std::vector<char>&) override {}
+
+private:
+    std::optional<double> m_logMean;
+};
 
 std::vector<double> measured(const Dataset& d, const std::vector<SearchSpace::Index>& indices) {
     std::vector<double> times;
@@ -115,6 +145,42 @@ private slots:
         QVERIFY(model.predict(unseen) == copy.predict(unseen));
     }
 
+    // What CostModel gives a model that implements only update() and predict(): predictLog() is the log of
+    // predict(), and updateResidual() learns the time divided by exp(offset); XgbCostModel's own versions
+    // agree with them.
+    void residualAndLogScaleOfTheInterface() {
+        const Dataset& d = gemm();
+        std::vector<Trial> seen;
+        std::vector<SearchSpace::Index> unseen;
+        split(d, 60, 3, seen, unseen);
+        unseen.resize(50);
+        std::vector<double> offsets;
+        double logSum = 0.0, offsetSum = 0.0;
+        for (std::size_t i = 0; i < seen.size(); ++i) {
+            offsets.push_back(0.1 * double(i % 7) - 0.2);
+            logSum += std::log(seen[i].measurement.objective);
+            offsetSum += offsets.back();
+        }
+        GeometricMeanModel mean;
+        mean.updateResidual(seen, offsets);
+        QVERIFY(mean.isTrained());
+        const double residual = (logSum - offsetSum) / double(seen.size());
+        for (double value : mean.predictLog(unseen))
+            QVERIFY2(std::abs(value - residual) < 1e-12,
+                     qPrintable(QString("%1 != %2").arg(value).arg(residual)));
+        mean.update(seen);
+        for (double value : mean.predictLog(unseen))
+            QVERIFY(std::abs(value - logSum / double(seen.size())) < 1e-12);
+
+        XgbCostModel plain(d.space), zeroOffsets(d.space);
+        plain.update(seen);
+        zeroOffsets.updateResidual(seen, std::vector<double>(seen.size(), 0.0));
+        QVERIFY(plain.predict(unseen) == zeroOffsets.predict(unseen));
+        const std::vector<double> ms = plain.predict(unseen), logs = plain.predictLog(unseen);
+        for (std::size_t i = 0; i < ms.size(); ++i)
+            QVERIFY(std::abs(std::log(ms[i]) - logs[i]) < 1e-9);
+    }
+
     // The validity classifier learns the hidden restrictions of the product from observed statuses.
     void validityBeatsTheMajorityClass() {
         const Dataset& d = gemm();
@@ -141,6 +207,9 @@ private slots:
         QVERIFY(accuracy > majority + 0.05);
     }
 
+    // predict() from another thread while update() retrains: every answer the reader got (collected there,
+    // checked here on the main thread) is the full prediction of one published model, never of a model
+    // half-trained or of a mix of two.
     void predictingWhileTraining() {
         const Dataset& d = gemm();
         std::vector<Trial> seen;
@@ -149,20 +218,36 @@ private slots:
         unseen.resize(200);
         XgbCostModel model(d.space);
         model.update(std::span(seen).first(50));
+        std::vector<std::vector<double>> published{model.predict(unseen)};
+        std::vector<std::vector<double>> answers;
         std::atomic<bool> done{false};
-        std::atomic<int> predictions{0};
+        std::latch started(1);
         std::thread reader([&] {
-            while (!done) {
-                auto p = model.predict(unseen);
-                QCOMPARE(p.size(), unseen.size());
-                ++predictions;
-            }
+            do {
+                answers.push_back(model.predict(unseen));
+                if (answers.size() == 1)
+                    started.count_down();
+            } while (!done);
         });
-        for (std::size_t n = 100; n <= 300; n += 100)
+        started.wait(); // the reader predicts before, during and after the retraining
+        for (std::size_t n = 100; n <= 300; n += 100) {
             model.update(std::span(seen).first(n));
+            published.push_back(model.predict(unseen));
+        }
         done = true;
         reader.join();
-        QVERIFY(predictions > 0);
+        QVERIFY(!answers.empty());
+        QVERIFY(published.front() != published.back()); // so matching one of them says something
+        for (std::size_t a = 0; a < answers.size(); ++a) {
+            const std::vector<double>& answer = answers[a];
+            QCOMPARE(answer.size(), unseen.size());
+            for (double value : answer)
+                QVERIFY2(std::isfinite(value) && value > 0.0, qPrintable(QString::number(value)));
+            QVERIFY2(
+                std::find(published.begin(), published.end(), answer) != published.end(),
+                qPrintable(QString("answer %1 of %2 is no published model's").arg(a).arg(answers.size())));
+        }
+        qInfo("%zu predictions during 3 retrainings", answers.size());
     }
 };
 

@@ -131,43 +131,6 @@ private slots:
         QVERIFY2(predicted > 40, qPrintable(QString::number(predicted)));
     }
 
-    void findsTheOptimumOfTheTinySpace_data() { addModes(); }
-    void findsTheOptimumOfTheTinySpace() {
-        QFETCH(SpaceMode, mode);
-        auto dataset = test::syntheticDataset();
-        const double optimum = *dataset->optimum();
-        double meanEvaluations = 0.0;
-        constexpr int kSeeds = 10;
-        for (int seed = 0; seed < kSeeds; ++seed) {
-            RunOutcome run = runEvolutionary(dataset, mode, std::uint64_t(seed), 60, 4);
-            auto hit = std::find_if(run.trials.begin(), run.trials.end(), [&](const Trial& t) {
-                return t.measurement.status == MeasureStatus::Ok && t.measurement.objective == optimum;
-            });
-            QVERIFY(hit != run.trials.end());
-            meanEvaluations += double(hit->number + 1) / kSeeds;
-        }
-        // Uniform sampling needs (60 + 1) / 2 = 30.5 evaluations on average; the model must do better.
-        QVERIFY2(meanEvaluations < 20.0, qPrintable(QString::number(meanEvaluations)));
-    }
-
-    void copesWithMostlyInvalidSpaces_data() { addModes(); }
-    void copesWithMostlyInvalidSpaces() {
-        QFETCH(SpaceMode, mode);
-        const SearchSpace::Index optimum = 39; // digits (2, 3, 0)
-        auto dataset = mostlyInvalidDataset(optimum);
-        RunOutcome run = runEvolutionary(dataset, mode, 7, 60, 8);
-        QCOMPARE(run.trials.size(), std::size_t{60});
-        QVERIFY(unique(run.proposed));
-        QCOMPARE(fractionOfOptimum(run.trials, *dataset->optimum()), 1.0);
-
-        // Nothing valid at all: still progresses through the whole domain.
-        auto allInvalid = test::syntheticDataset(1);
-        RunOutcome none = runEvolutionary(allInvalid, mode, 7, 1000, 8);
-        QCOMPARE(none.reason, StopReason::Exhausted);
-        QCOMPARE(none.trials.size(), std::size_t{60});
-        QVERIFY(unique(none.proposed));
-    }
-
     void scalesToMillionsOfConfigs() {
         // Hotspot's product has 4.4 million configs; there is no dataset for it, so a smooth made-up
         // objective over the value positions stands in, failing a third of the configs.

@@ -158,44 +158,6 @@ private slots:
         QVERIFY(a.proposed != c.proposed);
     }
 
-    void findsTheOptimumOfTheTinySpace_data() { addModes(); }
-    void findsTheOptimumOfTheTinySpace() {
-        QFETCH(SpaceMode, mode);
-        auto dataset = test::syntheticDataset();
-        const double optimum = *dataset->optimum();
-        double meanEvaluations = 0.0;
-        constexpr int kSeeds = 20;
-        for (int seed = 0; seed < kSeeds; ++seed) {
-            RunOutcome run = runTpe(dataset, mode, std::uint64_t(seed), 60, 4);
-            auto hit = std::find_if(run.trials.begin(), run.trials.end(), [&](const Trial& t) {
-                return t.measurement.status == MeasureStatus::Ok && t.measurement.objective == optimum;
-            });
-            QVERIFY(hit != run.trials.end());
-            meanEvaluations += double(hit->number + 1) / kSeeds;
-        }
-        // Uniform sampling needs (60 + 1) / 2 = 30.5 evaluations on average; the model must do clearly
-        // better.
-        QVERIFY2(meanEvaluations < 25.0, qPrintable(QString::number(meanEvaluations)));
-    }
-
-    void copesWithMostlyInvalidSpaces_data() { addModes(); }
-    void copesWithMostlyInvalidSpaces() {
-        QFETCH(SpaceMode, mode);
-        const SearchSpace::Index optimum = 39; // digits (2, 3, 0)
-        auto dataset = mostlyInvalidDataset(optimum);
-        RunOutcome run = runTpe(dataset, mode, 7, 60, 8);
-        QCOMPARE(run.trials.size(), std::size_t{60});
-        QVERIFY(unique(run.proposed));
-        QCOMPARE(fractionOfOptimum(run.trials, *dataset->optimum()), 1.0);
-
-        // Nothing valid at all: still progresses through the whole domain.
-        auto allInvalid = test::syntheticDataset(1);
-        RunOutcome none = runTpe(allInvalid, mode, 7, 1000, 8);
-        QCOMPARE(none.reason, StopReason::Exhausted);
-        QCOMPARE(none.trials.size(), std::size_t{60});
-        QVERIFY(unique(none.proposed));
-    }
-
     void beatsRandomSamplingOnGemmInProductMode() {
         auto dataset = std::make_shared<const Dataset>(
             readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz"));

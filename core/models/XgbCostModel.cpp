@@ -4,21 +4,34 @@
 
 namespace ts {
 
-XgbCostModel::XgbCostModel(const SearchSpace& space, XgbSettings settings)
-    : m_space(&space), m_encoder(space), m_model(std::move(settings)) {}
+XgbCostModel::XgbCostModel(const SearchSpace& space, XgbSettings settings,
+                           std::shared_ptr<const EncodedConfigs> encoded)
+    : m_space(&space), m_encoder(space), m_model(std::move(settings)), m_encoded(std::move(encoded)) {}
 
-void XgbCostModel::update(std::span<const Trial> trials) {
-    update(trials, std::vector<double>(trials.size(), 0.0));
+CostModelFactory XgbCostModel::factory(XgbSettings settings, std::shared_ptr<const EncodedConfigs> encoded) {
+    return [settings, encoded](const CostModelRequest& request) {
+        XgbSettings member = settings;
+        member.seed = request.seed;
+        if (request.members > 1) {
+            member.subsample = 0.8;
+            member.columnSample = 0.8;
+        }
+        return std::make_unique<XgbCostModel>(*request.space, member, encoded);
+    };
 }
 
-void XgbCostModel::update(std::span<const Trial> trials, std::span<const double> offsets) {
+void XgbCostModel::update(std::span<const Trial> trials) {
+    updateResidual(trials, std::vector<double>(trials.size(), 0.0));
+}
+
+void XgbCostModel::updateResidual(std::span<const Trial> trials, std::span<const double> logOffsets) {
     std::vector<SearchSpace::Index> indices;
     std::vector<float> labels;
     for (std::size_t i = 0; i < trials.size(); ++i)
         if (const Trial& trial = trials[i];
             trial.measurement.status == MeasureStatus::Ok && trial.measurement.objective > 0.0) {
             indices.push_back(trial.index);
-            double logTime = std::log(trial.measurement.objective) - offsets[i];
+            double logTime = std::log(trial.measurement.objective) - logOffsets[i];
             labels.push_back(static_cast<float>(isRanking() ? -logTime : logTime));
         }
     if (labels.size() < 2)
@@ -26,8 +39,14 @@ void XgbCostModel::update(std::span<const Trial> trials, std::span<const double>
     m_model.train(m_encoder.encode(*m_space, indices), m_encoder.width(), labels);
 }
 
-std::vector<double> XgbCostModel::predictLog(const XgbMatrix& features) const {
-    std::vector<float> raw = m_model.predict(features);
+std::vector<double> XgbCostModel::predictLog(std::span<const SearchSpace::Index> configs) const {
+    if (configs.empty())
+        return {};
+    std::vector<float> raw;
+    if (auto features = m_encoded ? m_encoded->find(configs) : nullptr)
+        raw = m_model.predict(*features);
+    else
+        raw = m_model.predict(m_encoder.encode(*m_space, configs), m_encoder.width());
     std::vector<double> result(raw.begin(), raw.end());
     if (isRanking())
         for (double& value : result)
@@ -36,9 +55,7 @@ std::vector<double> XgbCostModel::predictLog(const XgbMatrix& features) const {
 }
 
 std::vector<double> XgbCostModel::predict(std::span<const SearchSpace::Index> configs) const {
-    std::vector<float> rows = m_encoder.encode(*m_space, configs);
-    XgbMatrix features(rows, configs.size(), m_encoder.width());
-    std::vector<double> result = predictLog(features);
+    std::vector<double> result = predictLog(configs);
     if (!isRanking())
         for (double& value : result)
             value = std::exp(value);

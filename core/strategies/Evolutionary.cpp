@@ -41,17 +41,13 @@ std::vector<OptionSpec> Evolutionary::optionTable() {
 }
 
 void Evolutionary::onModelReset() {
-    m_cost = std::make_unique<XgbCostModel>(space(), modelSettings());
+    m_cost = makeCostModel(0, 1);
     m_population = positive(options().integer("population"));
     m_generations = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("generations")));
     m_elite = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("elite")));
     m_diversity = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("diversity")));
     m_mutationProb = std::clamp(options().real("mutation_prob"), 0.0, 1.0);
     m_crossoverProb = std::clamp(options().real("crossover_prob"), 0.0, 1.0);
-    m_mutable.clear();
-    for (std::size_t p = 0; p < space().dimension(); ++p)
-        if (space().parameters()[p].values.size() > 1)
-            m_mutable.push_back(p);
     m_archive.clear();
     m_archived.clear();
     m_carried.clear();
@@ -64,11 +60,6 @@ void Evolutionary::retrain() {
     m_bestLog = std::log(best()->measurement.objective);
 }
 
-Evolutionary::Index Evolutionary::randomDomainIndex() {
-    std::uniform_int_distribution<Index> position(0, domainSize() - 1);
-    return space().domainAt(mode(), position(rng()));
-}
-
 std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) {
     std::vector<Index> fresh;
     std::unordered_set<Index> seen;
@@ -76,11 +67,9 @@ std::vector<std::size_t> Evolutionary::scoreAll(std::span<const Index> indices) 
         if (!m_archived.contains(index) && seen.insert(index).second)
             fresh.push_back(index);
     if (!fresh.empty()) {
-        const FeatureEncoder& encoder = m_cost->encoder();
-        std::vector<float> rows = encoder.encode(space(), fresh);
-        XgbMatrix features(rows, fresh.size(), encoder.width(), threads());
-        std::vector<double> pValid = validity().predict(features, fresh);
-        std::vector<double> meanLog = m_cost->predictLog(features);
+        std::shared_ptr<const XgbMatrix> features = encode(fresh);
+        std::vector<double> pValid = validity().predict(*features, fresh);
+        std::vector<double> meanLog = m_cost->predictLog(fresh);
         for (std::size_t i = 0; i < fresh.size(); ++i) {
             m_archived.emplace(fresh[i], m_archive.size());
             m_archive.push_back(
@@ -114,9 +103,9 @@ std::vector<std::size_t> Evolutionary::seedPopulation() {
     // Random members keep the population from collapsing onto the measured optimum's neighbourhood; they are
     // drawn among unproposed configs where the domain still has some.
     while (seeds.size() < m_population) {
-        Index index = randomDomainIndex();
+        Index index = randomCandidate();
         for (std::size_t attempt = 1; attempt < kRandomAttempts && isProposed(index); ++attempt)
-            index = randomDomainIndex();
+            index = randomCandidate();
         seeds.push_back(index);
     }
     std::vector<std::size_t> population = scoreAll(seeds);
@@ -137,8 +126,8 @@ std::size_t Evolutionary::tournament(const std::vector<std::size_t>& population)
 }
 
 void Evolutionary::mutate(std::vector<std::uint32_t>& digits) {
-    std::uniform_int_distribution<std::size_t> which(0, m_mutable.size() - 1);
-    const std::size_t p = m_mutable[which(rng())];
+    std::uniform_int_distribution<std::size_t> which(0, tunable().size() - 1);
+    const std::size_t p = tunable()[which(rng())];
     const auto size = static_cast<std::uint32_t>(space().parameters()[p].values.size());
     if (std::bernoulli_distribution(0.5)(rng())) {
         // Adjacent value: one step up or down the value list, turned back at the ends.
@@ -153,10 +142,6 @@ void Evolutionary::mutate(std::vector<std::uint32_t>& digits) {
         std::uint32_t value = other(rng());
         digits[p] = value >= digits[p] ? value + 1 : value;
     }
-}
-
-bool Evolutionary::acceptable(Index index) const {
-    return mode() == SpaceMode::Product || space().isValid(index);
 }
 
 std::optional<Evolutionary::Index> Evolutionary::offspring(const std::vector<std::size_t>& population) {
@@ -175,7 +160,7 @@ std::optional<Evolutionary::Index> Evolutionary::offspring(const std::vector<std
         if (!crossed || mutation(rng()))
             mutate(digits);
         Index child = space().indexOfDigits(digits);
-        if (acceptable(child))
+        if (inDomain(child))
             return child;
     }
     return std::nullopt;
@@ -231,7 +216,7 @@ std::vector<Evolutionary::Index> Evolutionary::pick(std::size_t count) {
 std::vector<SearchSpace::Index> Evolutionary::proposeBatch(std::size_t count) {
     m_archive.clear();
     m_archived.clear();
-    if (m_mutable.empty())
+    if (tunable().empty())
         return {};
     std::vector<std::size_t> population = seedPopulation();
     for (std::size_t generation = 0; generation < m_generations; ++generation)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/XgbCostModel.h"
+#include "models/CostModel.h"
 #include "strategies/ModelStrategyBase.h"
 
 #include <memory>
@@ -10,12 +10,13 @@ namespace ts {
 
 // `evolutionary`: model-guided evolutionary search in the style of Ansor / TVM MetaSchedule. After an
 // adaptive random start (until a few valid configs are found), every batch retrains an XGBoost validity
-// classifier and an XGBoost regressor on log time, then evolves a population seeded with the best measured
-// configs and random ones for a few generations on the models alone (tournament selection, uniform
-// crossover, one-parameter mutation to a random or adjacent value; in Constrained mode only valid children
-// survive). Fitness is P(valid) x expected improvement over the best time so far. The batch is the fittest
-// unproposed configs met during the evolution, kept apart from each other where possible, with
-// epsilon-greedy random slots. Never enumerates the domain, so it scales to spaces of millions of configs.
+// classifier and a cost model of log time (the context's, by default an XGBoost regressor), then evolves a
+// population seeded with the best measured configs and random ones for a few generations on the models alone
+// (tournament selection, uniform crossover, one-parameter mutation to a random or adjacent value; in
+// Constrained mode only valid children survive). Fitness is P(valid) x expected improvement over the best
+// time so far. The batch is the fittest unproposed configs met during the evolution, kept apart from each
+// other where possible, with epsilon-greedy random slots. Never enumerates the domain, so it scales to spaces
+// of millions of configs.
 class Evolutionary : public ModelStrategyBase {
 public:
     static std::vector<OptionSpec> optionTable();
@@ -24,7 +25,6 @@ public:
     std::string name() const override { return "evolutionary"; }
 
 private:
-    using Index = SearchSpace::Index;
     // A config the models scored during the current batch's evolution.
     struct Scored {
         Index index = 0;
@@ -45,15 +45,12 @@ private:
     // One child of the population, or nullopt when no acceptable child was found.
     std::optional<Index> offspring(const std::vector<std::size_t>& population);
     void mutate(std::vector<std::uint32_t>& digits);
-    bool acceptable(Index index) const;
     std::vector<Index> pick(std::size_t count);
-    Index randomDomainIndex();
 
-    std::unique_ptr<XgbCostModel> m_cost;
+    std::unique_ptr<CostModel> m_cost;
     std::vector<Scored> m_archive;
     std::unordered_map<Index, std::size_t> m_archived; // index -> position in m_archive
     std::vector<Index> m_carried;
-    std::vector<std::size_t> m_mutable; // parameters with more than one value
     double m_bestLog = 0.0;
     std::size_t m_population = 0;
     std::size_t m_generations = 0;

@@ -67,14 +67,8 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
 void ModelGuidedSearch::onModelReset() {
     m_ensemble.clear();
     auto members = std::max<std::int64_t>(1, options().integer("ensemble"));
-    for (std::int64_t k = 0; k < members; ++k) {
-        XgbSettings member = modelSettings();
-        if (members > 1) {
-            member.subsample = 0.8;
-            member.columnSample = 0.8;
-        }
-        m_ensemble.push_back(std::make_unique<XgbCostModel>(space(), member));
-    }
+    for (std::int64_t k = 0; k < members; ++k)
+        m_ensemble.push_back(makeCostModel(static_cast<std::size_t>(k), static_cast<std::size_t>(members)));
     m_domainFeatures.reset();
     m_domain.clear();
     m_carried.clear();
@@ -111,7 +105,7 @@ void ModelGuidedSearch::retrain() {
     m_residualShift = x.empty() ? 0.0 : sum / n;
     std::vector<double> base = baseLog(indices);
     for (auto& member : m_ensemble)
-        member->update(observed(), base);
+        member->updateResidual(observed(), base);
 }
 
 std::vector<double> ModelGuidedSearch::baseLog(std::span<const SearchSpace::Index> indices) const {
@@ -139,16 +133,15 @@ std::vector<double> ModelGuidedSearch::validityOf(const XgbMatrix& features,
 }
 
 ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
-    const FeatureEncoder& encoder = m_ensemble.front()->encoder();
     const auto poolSize = static_cast<SearchSpace::Index>(options().integer("pool"));
     if (domainSize() <= poolSize) {
         if (!m_domainFeatures) {
             m_domain.resize(domainSize());
             for (SearchSpace::Index i = 0; i < domainSize(); ++i)
                 m_domain[i] = space().domainAt(mode(), i);
-            std::vector<float> rows = encoder.encode(space(), m_domain);
-            m_domainFeatures = std::make_unique<XgbMatrix>(rows, m_domain.size(), encoder.width(), threads());
+            m_domainFeatures = encode(m_domain);
         }
+        reuse(m_domain, m_domainFeatures);
         return {m_domain, nullptr};
     }
     // Larger domains: a fresh random pool, the previous shortlist and the Hamming neighbours of the best
@@ -156,8 +149,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
     std::vector<SearchSpace::Index> pool = m_carried;
     if (prior())
         for (std::size_t i = 0; i < std::min(kPriorFavourites, prior()->favourites().size()); ++i)
-            if (SearchSpace::Index index = prior()->favourites()[i];
-                !isProposed(index) && (mode() == SpaceMode::Product || space().isValid(index)))
+            if (SearchSpace::Index index = prior()->favourites()[i]; !isProposed(index) && inDomain(index))
                 pool.push_back(index);
     std::uniform_int_distribution<SearchSpace::Index> pickPosition(0, domainSize() - 1);
     for (SearchSpace::Index i = 0; i < poolSize; ++i) {
@@ -180,8 +172,7 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
                 pool.push_back(n);
     std::sort(pool.begin(), pool.end());
     pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
-    std::vector<float> rows = encoder.encode(space(), pool);
-    auto features = std::make_unique<XgbMatrix>(rows, pool.size(), encoder.width(), threads());
+    std::shared_ptr<const XgbMatrix> features = encode(pool);
     return {std::move(pool), std::move(features)};
 }
 
@@ -194,7 +185,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     std::vector<double> mean = base;
     const bool trained = m_ensemble.front()->isTrained();
     if (trained) {
-        std::vector<double> residual = m_ensemble.front()->predictLog(features);
+        std::vector<double> residual = m_ensemble.front()->predictLog(pool.indices);
         for (std::size_t i = 0; i < mean.size(); ++i)
             mean[i] += residual[i];
     }
@@ -227,11 +218,9 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     for (std::size_t i = 0; i < size; ++i)
         squares[i] = list.meanLog[i] * list.meanLog[i];
     if (trained && m_ensemble.size() > 1 && size > 0) {
-        const FeatureEncoder& encoder = m_ensemble.front()->encoder();
-        std::vector<float> rows = encoder.encode(space(), list.indices);
-        XgbMatrix shortFeatures(rows, size, encoder.width(), threads());
+        encode(list.indices); // once for the members below
         for (std::size_t k = 1; k < m_ensemble.size(); ++k) {
-            std::vector<double> prediction = m_ensemble[k]->predictLog(shortFeatures);
+            std::vector<double> prediction = m_ensemble[k]->predictLog(list.indices);
             for (std::size_t i = 0; i < size; ++i) {
                 double value = list.baseLog[i] + prediction[i];
                 list.meanLog[i] += value;

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "models/XgbCostModel.h"
+#include "models/CostModel.h"
+#include "models/XgbMatrix.h"
 #include "strategies/ModelStrategyBase.h"
 
 #include <memory>
@@ -9,7 +10,8 @@ namespace ts {
 
 // `xgb`: model-guided search. After an adaptive random start (until a few valid configs are found), every
 // batch retrains the validity model (learned divisibility restrictions, and an XGBoost classifier of the
-// failures they leave unexplained) and a small ensemble of XGBoost regressors on log time, then proposes the
+// failures they leave unexplained) and a small ensemble of cost models of log time (the context's, by default
+// XGBoost regressors), then proposes the
 // unmeasured candidates with the highest P(valid) x expected improvement over the best time so far (mean and
 // spread from the ensemble), with epsilon-greedy exploration (and, with option `diversity`, the picks of a
 // batch kept apart). Candidates are the whole domain when it is small enough to score at once, and otherwise
@@ -31,7 +33,7 @@ public:
 private:
     struct Candidates {
         std::vector<SearchSpace::Index> indices;
-        std::unique_ptr<XgbMatrix> features; // null: the whole domain (m_domainFeatures)
+        std::shared_ptr<const XgbMatrix> features; // null: the whole domain (m_domainFeatures)
     };
     struct Shortlist {
         std::vector<SearchSpace::Index> indices;
@@ -51,8 +53,8 @@ private:
     std::vector<double> validityOf(const XgbMatrix& features,
                                    std::span<const SearchSpace::Index> indices) const;
 
-    std::vector<std::unique_ptr<XgbCostModel>> m_ensemble;
-    std::unique_ptr<XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
+    std::vector<std::unique_ptr<CostModel>> m_ensemble;
+    std::shared_ptr<const XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
     std::vector<SearchSpace::Index> m_domain;
     std::vector<SearchSpace::Index> m_carried;
     double m_residualShift = 0.0; // mean of log time minus the weighted prior over the Ok trials

@@ -1,5 +1,7 @@
 #include "strategies/ModelStrategyBase.h"
 
+#include "models/XgbCostModel.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,10 +56,28 @@ XgbSettings ModelStrategyBase::modelSettings() {
     return settings;
 }
 
+std::unique_ptr<CostModel> ModelStrategyBase::makeCostModel(std::size_t member, std::size_t members) {
+    if (!costModelFactory()) {
+        XgbSettings settings = modelSettings();
+        return XgbCostModel::factory(settings, m_encoded)({&space(), settings.seed, member, members});
+    }
+    return costModelFactory()({&space(), rng()(), member, members});
+}
+
+std::shared_ptr<const XgbMatrix>
+ModelStrategyBase::encode(std::span<const SearchSpace::Index> configs) const {
+    std::vector<float> rows = m_encoder.encode(space(), configs);
+    auto features = std::make_shared<const XgbMatrix>(rows, configs.size(), m_encoder.width(), m_threads);
+    m_encoded->set(configs, features);
+    return features;
+}
+
 void ModelStrategyBase::onReset() {
     XgbSettings settings = modelSettings();
     m_threads = settings.threads;
     m_validity = std::make_unique<XgbValidityModel>(space(), settings, options().boolean("restrictions"));
+    m_encoder = FeatureEncoder(space());
+    m_encoded = std::make_shared<EncodedConfigs>();
     m_okCount = 0;
     m_stale = true;
     m_predictions.clear();

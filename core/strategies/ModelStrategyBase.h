@@ -1,5 +1,8 @@
 #pragma once
 
+#include "models/CostModel.h"
+#include "models/EncodedConfigs.h"
+#include "models/FeatureEncoder.h"
 #include "models/XgbSettings.h"
 #include "models/XgbValidityModel.h"
 #include "strategies/StrategyBase.h"
@@ -11,14 +14,16 @@ namespace ts {
 
 // What the model-guided strategies (`xgb`, `evolutionary`) share: their common options, an adaptive random
 // start that turns validity-guided once both outcomes have been seen, the validity model (learned
-// restrictions and an XGBoost classifier), batches that grow with the evidence, batch picks kept apart
-// (pickDiverse), and the predictions recorded for the trials.
+// restrictions and an XGBoost classifier), their performance models (made by the context's cost model
+// factory, XGBoost by default, and used only through CostModel), batches that grow with the evidence, batch
+// picks kept apart (pickDiverse), and the predictions recorded for the trials.
 class ModelStrategyBase : public StrategyBase {
 public:
     // Start-up draws, then (after retraining when there are new observations) a batch of batchSize()
     // from proposeBatch(), topped up with random unproposed configs when it comes out short.
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) final;
     std::optional<double> prediction(SearchSpace::Index index) const override;
+    bool usesCostModel() const final { return true; }
     // Learned from every trial observed so far (when the `restrictions` option is on).
     std::vector<std::string> learnedRestrictions() const override;
 
@@ -48,6 +53,16 @@ protected:
 
     // Model settings from the options, with a fresh seed from the strategy's rng.
     XgbSettings modelSettings();
+    // Member `member` of an ensemble of `members` performance models, from the context's factory (XGBoost
+    // with modelSettings() when it has none), with a fresh seed from the strategy's rng.
+    std::unique_ptr<CostModel> makeCostModel(std::size_t member, std::size_t members);
+    // Encodes the configs for the validity model, and offers the matrix to the default cost models, which
+    // then predict these configs without encoding them again.
+    std::shared_ptr<const XgbMatrix> encode(std::span<const SearchSpace::Index> configs) const;
+    // Offers configs encoded earlier (by encode()) to the default cost models again.
+    void reuse(std::span<const SearchSpace::Index> configs, std::shared_ptr<const XgbMatrix> features) const {
+        m_encoded->set(configs, std::move(features));
+    }
     XgbValidityModel& validity() { return *m_validity; }
     const XgbValidityModel& validity() const { return *m_validity; }
     int threads() const { return m_threads; }
@@ -68,6 +83,8 @@ private:
     void onObserve(std::span<const Trial> trials) final;
 
     std::unique_ptr<XgbValidityModel> m_validity;
+    FeatureEncoder m_encoder;
+    std::shared_ptr<EncodedConfigs> m_encoded;
     std::size_t m_okCount = 0;
     int m_threads = 1;
     bool m_stale = true;

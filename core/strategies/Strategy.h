@@ -1,8 +1,8 @@
 #pragma once
 
-#include "trial/Trial.h"
 #include "strategies/OptionSpec.h"
 #include "strategies/StrategyContext.h"
+#include "trial/Trial.h"
 
 #include <optional>
 #include <span>
@@ -17,6 +17,17 @@ namespace ts {
 // propose() returns at most maxCount product indices from the domain of the context's mode, none of them
 // proposed before; an empty result means the strategy has nothing left to propose. observe() receives the
 // trials of the configs proposed, in any order, possibly split over several calls.
+//
+// To write one, derive from a base rather than from this interface (tests/TestStrategies.cpp then checks it
+// with every other registered strategy):
+// - StrategyBase for strategies that only propose (random_sample, brute_force, tpe): it fills the options'
+//   defaults from optionSpecs() once, at reset, and offers the rng, uniform draws, the proposed set, the
+//   observed trials with the best one and every observed objective (known()), and index arithmetic;
+// - MemoizedSearch for algorithms that revisit configs (the metaheuristics): write search() as a coroutine
+//   that co_awaits evaluate(), and known configs are answered from memory;
+// - ModelStrategyBase for model-guided strategies (xgb, evolutionary): the start-up draws, the validity
+//   model, the performance models from the context's CostModelFactory, batch sizing and diverse picks.
+// A strategy reads its options only through StrategyBase::options(), never from the context it was given.
 class Strategy {
 public:
     virtual ~Strategy() = default;
@@ -30,6 +41,9 @@ public:
     virtual void observe(std::span<const Trial> trials) = 0;
     // True for strategies that start from the context's transfer prior (the others ignore it).
     virtual bool usesPrior() const { return false; }
+    // True for strategies whose performance models come from the context's cost model factory (the others
+    // ignore it).
+    virtual bool usesCostModel() const { return false; }
     // Restrictions the strategy infers from the failed configs it was told of, as constraint expressions a
     // kernel author could add to the space ("MWG % (MDIMC * VWM) == 0"); empty for strategies that learn
     // none.

@@ -12,6 +12,21 @@ void StrategyBase::reset(const StrategyContext& context) {
     m_drawn = 0;
     m_observed.clear();
     m_best.reset();
+    m_objectives.clear();
+    const auto& parameters = space().parameters();
+    m_strides.assign(parameters.size(), 0);
+    m_sizes.clear();
+    m_tunable.clear();
+    Index stride = 1;
+    for (std::size_t p = parameters.size(); p-- > 0;) {
+        m_strides[p] = stride;
+        stride *= parameters[p].values.size();
+    }
+    for (std::size_t p = 0; p < parameters.size(); ++p) {
+        m_sizes.push_back(static_cast<std::uint32_t>(parameters[p].values.size()));
+        if (parameters[p].values.size() > 1)
+            m_tunable.push_back(p);
+    }
     onReset();
 }
 
@@ -21,7 +36,9 @@ void StrategyBase::observe(std::span<const Trial> trials) {
         // proposed again.
         markProposed(trial.index);
         m_observed.push_back(trial);
-        if (trial.measurement.status != MeasureStatus::Ok)
+        const bool ok = trial.measurement.status == MeasureStatus::Ok;
+        m_objectives[trial.index] = ok ? trial.measurement.objective : kInvalid;
+        if (!ok)
             continue;
         if (!m_best || trial.measurement.objective < m_observed[*m_best].measurement.objective)
             m_best = m_observed.size() - 1;
@@ -62,6 +79,36 @@ std::optional<Trial> StrategyBase::best() const {
     if (!m_best)
         return std::nullopt;
     return m_observed[*m_best];
+}
+
+std::optional<double> StrategyBase::known(Index index) const {
+    if (!inDomain(index))
+        return kInvalid;
+    auto it = m_objectives.find(index);
+    if (it == m_objectives.end())
+        return std::nullopt;
+    return it->second;
+}
+
+bool StrategyBase::inDomain(Index index) const {
+    return mode() == SpaceMode::Product ? index < space().productSize() : space().isValid(index);
+}
+
+SearchSpace::Index StrategyBase::randomCandidate() {
+    return space().domainAt(mode(), std::uniform_int_distribution<Index>(0, domainSize() - 1)(m_rng));
+}
+
+SearchSpace::Index StrategyBase::randomNeighbour(Index index, Neighbourhood kind) {
+    auto candidates = neighbours(index, kind);
+    return candidates.empty() ? index : candidates[uniformIndex(candidates.size())];
+}
+
+std::uint32_t StrategyBase::digitOf(Index index, std::size_t parameter) const {
+    return static_cast<std::uint32_t>((index / m_strides[parameter]) % m_sizes[parameter]);
+}
+
+SearchSpace::Index StrategyBase::withDigit(Index index, std::size_t parameter, std::uint32_t digit) const {
+    return index - digitOf(index, parameter) * m_strides[parameter] + Index{digit} * m_strides[parameter];
 }
 
 } // namespace ts

@@ -78,9 +78,6 @@ void Tpe::onReset() {
 
 void Tpe::onObserve(std::span<const Trial> trials) {
     for (const Trial& trial : trials) {
-        // Configs told but not proposed here (a resumed session's) must not be proposed again either.
-        if (mode() == SpaceMode::Product || space().isValid(trial.index))
-            markProposed(trial.index);
         Observation observation;
         observation.number = trial.number;
         observation.digits = space().digits(trial.index);
@@ -129,7 +126,7 @@ std::optional<SearchSpace::Index> Tpe::sampleOne(const ParzenEstimator& good, co
     for (std::size_t attempt = 0; attempt < maxAttempts && (drawn < m_candidates || !chosen); ++attempt) {
         good.sample(rng(), m_scratch);
         const SearchSpace::Index index = space().indexOfDigits(m_scratch);
-        if (mode() == SpaceMode::Constrained && !space().isValid(index))
+        if (!inDomain(index))
             continue;
         ++drawn;
         if (isProposed(index))
