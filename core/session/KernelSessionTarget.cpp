@@ -4,6 +4,7 @@
 #include "records/DeviceFingerprint.h"
 #include "records/SourceHash.h"
 #include "session/CudaKernelBackend.h"
+#include "space/ValueJson.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -80,16 +81,11 @@ void KernelSessionTarget::describe(SessionRecord& record) const {
     record.deviceInfo = m_backend->deviceDetails().toJson();
 }
 
-} // namespace ts
-
-namespace ts {
-
 nlohmann::json KernelSessionTarget::defaultConfig() const {
     const KernelVariant& variant = m_kernelSpace->variant();
     nlohmann::json object = nlohmann::json::object();
     for (std::size_t i = 0; i < variant.parameters.size() && i < variant.defaults.size(); ++i)
-        std::visit([&](const auto& value) { object[variant.parameters[i].name] = value; },
-                   variant.defaults[i]);
+        object[variant.parameters[i].name] = valueToJson(variant.defaults[i]);
     return object;
 }
 
