@@ -6,6 +6,8 @@
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
+#include "StatusCompare.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -61,30 +63,30 @@ private slots:
         settings.batchSize = 6;
         settings.stop.maxEvaluations = 100;
         TuningSession session(space.space(), backend, *strategy, settings);
-        QCOMPARE(session.run(), StopReason::Exhausted);
+        COMPARE_STATUS(session.run(), StopReason::Exhausted);
         QCOMPARE(session.trials().size(), std::size_t{18}); // 6 modes x 3 unroll factors
 
         for (const Trial& t : session.trials()) {
             const Measurement& m = t.measurement;
             const std::string which = mode(t);
             if (which == "ok" || which == "print") {
-                QCOMPARE(m.status, MeasureStatus::Ok);
+                COMPARE_STATUS(m.status, MeasureStatus::Ok);
                 QCOMPARE(m.samples.size(), std::size_t{3});
                 QVERIFY(m.objective > 0.0);
                 QVERIFY(m.metrics.at("gflops") > 0.0);
                 QVERIFY(m.metrics.count("cv") == 1 && m.metrics.count("noisy") == 1);
                 QCOMPARE(m.metrics.at("mismatches"), 0.0);
             } else if (which == "compile_error") {
-                QCOMPARE(m.status, MeasureStatus::CompileFailed);
+                COMPARE_STATUS(m.status, MeasureStatus::CompileFailed);
                 QVERIFY2(m.log.find("does not compile, on purpose") != std::string::npos, m.log.c_str());
             } else if (which == "segfault") {
-                QCOMPARE(m.status, MeasureStatus::RuntimeFailed);
+                COMPARE_STATUS(m.status, MeasureStatus::RuntimeFailed);
                 QCOMPARE(m.metrics.at("signal"), 11.0);
                 QVERIFY2(m.log.find("signal 11") != std::string::npos, m.log.c_str());
             } else if (which == "hang") {
-                QCOMPARE(m.status, MeasureStatus::Timeout);
+                COMPARE_STATUS(m.status, MeasureStatus::Timeout);
             } else if (which == "wrong") {
-                QCOMPARE(m.status, MeasureStatus::WrongResult);
+                COMPARE_STATUS(m.status, MeasureStatus::WrongResult);
                 QVERIFY2(m.log.find("y[2048]") != std::string::npos, m.log.c_str());
                 QVERIFY(m.samples.empty());
             }
@@ -116,10 +118,10 @@ private slots:
         QCOMPARE(second.buildStats().misses, std::int64_t{0});
         QCOMPARE(second.buildStats().hits, std::int64_t{4});
         QVERIFY(second.buildStats().savedMs > 0.0);
-        QCOMPARE(results[0].status, MeasureStatus::Ok);
+        COMPARE_STATUS(results[0].status, MeasureStatus::Ok);
         QCOMPARE(results[0].metrics.at("build_cache_hit"), 1.0);
         QCOMPARE(results[0].compileMs, 0.0);
-        QCOMPARE(results[2].status, MeasureStatus::CompileFailed);
+        COMPARE_STATUS(results[2].status, MeasureStatus::CompileFailed);
         QVERIFY(results[2].log.find("does not compile, on purpose") != std::string::npos);
     }
 
@@ -131,8 +133,8 @@ private slots:
         auto results =
             backend.measure(std::vector<Config>{{Value{std::string("ok")}, Value{std::int64_t{4}}},
                                                 {Value{std::string("ok")}, Value{std::int64_t{2}}}});
-        QCOMPARE(results[0].status, MeasureStatus::Invalid);
-        QCOMPARE(results[1].status, MeasureStatus::Ok);
+        COMPARE_STATUS(results[0].status, MeasureStatus::Invalid);
+        COMPARE_STATUS(results[1].status, MeasureStatus::Ok);
         QCOMPARE(backend.buildStats().misses, std::int64_t{2}); // the reference and the valid config
     }
 
@@ -226,7 +228,8 @@ private slots:
              {"/nonexistent/kernel.json", "cannot open"}},
             {{"tune", "--kernel-spec", spec, "--size", "1,2"}, {"\"1,2\"", "faulty", "takes 1 (N)"}},
             {{"tune", "--kernel-spec", spec, "--timeout", "0"}, {"The timeout 0", "not a positive number"}},
-            {{"tune", "--kernel-spec", spec, "--backend", "fpga"}, {"The backend \"fpga\"", "replay, cpu or cuda"}}};
+            {{"tune", "--kernel-spec", spec, "--backend", "fpga"},
+             {"The backend \"fpga\"", "replay, cpu or cuda"}}};
         for (auto [args, names] : bad) {
             args << "--db" << dir.filePath("r.db") << "--cache-dir" << dir.filePath("cache");
             QProcess cli;

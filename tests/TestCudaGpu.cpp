@@ -14,6 +14,8 @@
 #include "util/Error.h"
 #include "worker/WorkerClient.h"
 
+#include "StatusCompare.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -166,7 +168,7 @@ private slots:
         r.sizes = {4};
         r.buffers = {{"x", ElementType::Float32, 4, ArgumentFill::Random, true}};
         const worker::WorkerResult result = client.measure(r, std::chrono::milliseconds(20000));
-        QCOMPARE(result.status, MeasureStatus::RuntimeFailed);
+        COMPARE_STATUS(result.status, MeasureStatus::RuntimeFailed);
         QVERIFY(result.reply.has_value());
         QVERIFY2(QString::fromStdString(result.log).contains("cudaSetDevice"), result.log.c_str());
     }
@@ -343,9 +345,9 @@ private slots:
         CudaBackend backend(spec, space, quickSettings());
         const std::vector<Config> batch{{std::int64_t(1)}, {std::int64_t(0)}};
         const std::vector<Measurement> results = backend.measure(batch);
-        QCOMPARE(results[0].status, MeasureStatus::RuntimeFailed);
+        COMPARE_STATUS(results[0].status, MeasureStatus::RuntimeFailed);
         QVERIFY2(results[0].log.find("sticky") != std::string::npos, results[0].log.c_str());
-        QCOMPARE(results[1].status, MeasureStatus::Ok);
+        COMPARE_STATUS(results[1].status, MeasureStatus::Ok);
     }
 };
 

@@ -6,6 +6,8 @@
 #include "space/T1Reader.h"
 #include "strategies/Evolutionary.h"
 
+#include "StatusCompare.h"
+
 #include <QtTest>
 #include <chrono>
 #include <cmath>
@@ -80,7 +82,7 @@ private slots:
         auto dataset = test::syntheticDataset();
         for (std::size_t batchSize : {std::size_t{1}, std::size_t{8}, std::size_t{13}}) {
             RunOutcome run = runEvolutionary(dataset, mode, 3, 40, batchSize);
-            QCOMPARE(run.reason, StopReason::Budget);
+            COMPARE_STATUS(run.reason, StopReason::Budget);
             QCOMPARE(run.trials.size(), std::size_t{40});
             QVERIFY(unique(run.proposed));
             QVERIFY(!run.tooLarge);
@@ -95,7 +97,7 @@ private slots:
         QFETCH(SpaceMode, mode);
         auto dataset = test::syntheticDataset();
         RunOutcome run = runEvolutionary(dataset, mode, 5, 1000);
-        QCOMPARE(run.reason, StopReason::Exhausted);
+        COMPARE_STATUS(run.reason, StopReason::Exhausted);
         QCOMPARE(run.trials.size(), std::size_t(dataset->space.domainSize(mode)));
         QVERIFY(unique(run.proposed));
     }

@@ -13,6 +13,8 @@
 #include "hardware/CpuInfo.h"
 #include "records/RecordStore.h"
 
+#include "StatusCompare.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -169,7 +171,7 @@ private slots:
         for (std::size_t row = 0; row < stored.size(); ++row) {
             const Trial& t = w->runData().trials()[row];
             QCOMPARE(stored[row].status, std::string("ok"));
-            QCOMPARE(t.measurement.status, MeasureStatus::Ok);
+            COMPARE_STATUS(t.measurement.status, MeasureStatus::Ok);
             QCOMPARE(t.measurement.objective, stored[row].objective);
             QCOMPARE(t.index, stored[row].index);
             QCOMPARE(t.measurement.samples.size(), std::size_t{3});

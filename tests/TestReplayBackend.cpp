@@ -1,6 +1,8 @@
 #include "backends/ReplayBackend.h"
 #include "records/DatasetReader.h"
 
+#include "StatusCompare.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -49,16 +51,16 @@ private slots:
         const auto results = backend.measure(batch);
         QCOMPARE(results.size(), batch.size());
 
-        QCOMPARE(results[0].status, MeasureStatus::Ok);
+        COMPARE_STATUS(results[0].status, MeasureStatus::Ok);
         QCOMPARE(results[0].objective, 10.520780944824219);
         QCOMPARE(results[0].samples.size(), std::size_t(10));
         QVERIFY(results[0].compileMs > 0.0);
 
-        QCOMPARE(results[1].status, MeasureStatus::RuntimeFailed);
+        COMPARE_STATUS(results[1].status, MeasureStatus::RuntimeFailed);
         QCOMPARE(QString::fromStdString(results[1].log), QString("RuntimeFailedConfig"));
 
         for (std::size_t i = 2; i < results.size(); ++i) {
-            QCOMPARE(results[i].status, MeasureStatus::Invalid);
+            COMPARE_STATUS(results[i].status, MeasureStatus::Invalid);
             QCOMPARE(QString::fromStdString(results[i].log),
                      QString("not in the dataset (did not satisfy the restrictions or was never measured)"));
         }
@@ -88,7 +90,7 @@ private slots:
         bool differs = false;
         bool variesWithinRun = false;
         for (std::size_t i = 0; i < batch.size(); ++i) {
-            QCOMPARE(ra[i].status, MeasureStatus::Ok);
+            COMPARE_STATUS(ra[i].status, MeasureStatus::Ok);
             QCOMPARE(ra[i].objective, rb[i].objective);
             QCOMPARE(ra[i].samples, samples);
             QVERIFY(std::find(samples.begin(), samples.end(), ra[i].objective) != samples.end());
@@ -101,8 +103,8 @@ private slots:
         // Failed and absent configs are unaffected by stochastic mode.
         const std::vector<Config> others{kFailed, kAbsent};
         const auto failed = a.measure(others);
-        QCOMPARE(failed[0].status, MeasureStatus::RuntimeFailed);
-        QCOMPARE(failed[1].status, MeasureStatus::Invalid);
+        COMPARE_STATUS(failed[0].status, MeasureStatus::RuntimeFailed);
+        COMPARE_STATUS(failed[1].status, MeasureStatus::Invalid);
     }
 
     void nullDatasetIsRejected() { QVERIFY_THROWS_EXCEPTION(std::exception, ReplayBackend(nullptr)); }

@@ -4,6 +4,8 @@
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 
+#include "StatusCompare.h"
+
 #include <QtTest>
 #include <set>
 #include <thread>
@@ -95,9 +97,9 @@ private slots:
                 return std::make_pair(reason, session.trials());
             };
             auto [firstReason, first] = run(1500, {});
-            QCOMPARE(firstReason, StopReason::Budget);
+            COMPARE_STATUS(firstReason, StopReason::Budget);
             auto [reason, resumed] = run(1600, first);
-            QCOMPARE(reason, StopReason::Budget);
+            COMPARE_STATUS(reason, StopReason::Budget);
             QCOMPARE(resumed.size(), std::size_t{1600});
             std::set<SearchSpace::Index> unique;
             for (const Trial& t : resumed)
@@ -120,7 +122,7 @@ private slots:
         TuningSession session(dataset->space, backend, strategy, settings);
         Recorder recorder;
         session.addObserver(&recorder);
-        QCOMPARE(session.run(), StopReason::Budget);
+        COMPARE_STATUS(session.run(), StopReason::Budget);
         std::vector<SearchSpace::Index> measured;
         for (const Trial& t : session.trials())
             measured.push_back(t.index);
@@ -129,7 +131,7 @@ private slots:
         QCOMPARE(std::count(strategy.told.begin(), strategy.told.end(), SearchSpace::Index(3)), 3);
         QCOMPARE(recorder.trials.size(), std::size_t{6});
         QCOMPARE(recorder.finishedCalls, 1);
-        QCOMPARE(recorder.status, SessionStatus::Completed);
+        COMPARE_STATUS(recorder.status, SessionStatus::Completed);
         // The last batch may only ask for what is left of the budget.
         QCOMPARE(strategy.maxCounts.back(), std::size_t{2});
     }
@@ -158,7 +160,7 @@ private slots:
         settings.mode = SpaceMode::Product;
         settings.stop.maxEvaluations = 1000;
         TuningSession session(dataset->space, backend, *strategy, settings);
-        QCOMPARE(session.run(), StopReason::Exhausted);
+        COMPARE_STATUS(session.run(), StopReason::Exhausted);
         QCOMPARE(session.trials().size(), std::size_t(dataset->space.productSize()));
         QCOMPARE(session.best()->measurement.objective, *dataset->optimum());
     }
@@ -172,7 +174,7 @@ private slots:
             settings.batchSize = 1;
             settings.stop.targetObjective = *dataset->optimum();
             TuningSession session(dataset->space, backend, *strategy, settings);
-            QCOMPARE(session.run(), StopReason::Target);
+            COMPARE_STATUS(session.run(), StopReason::Target);
             QCOMPARE(session.trials().back().measurement.objective, *dataset->optimum());
         }
         {
@@ -181,7 +183,7 @@ private slots:
             settings.batchSize = 1;
             settings.stop.patience = 5;
             TuningSession session(dataset->space, backend, *strategy, settings);
-            QCOMPARE(session.run(), StopReason::Patience);
+            COMPARE_STATUS(session.run(), StopReason::Patience);
             // Brute force measures indices in order: stop at the first n with n - (last improvement) >= 5.
             double best = 1e300;
             std::size_t lastImprovement = 0, expected = 0;
@@ -232,9 +234,9 @@ private slots:
                 session.cancel();
         };
         session.addObserver(&recorder);
-        QCOMPARE(session.run(), StopReason::Cancelled);
+        COMPARE_STATUS(session.run(), StopReason::Cancelled);
         QCOMPARE(session.trials().size(), std::size_t{8});
-        QCOMPARE(recorder.status, SessionStatus::Cancelled);
+        COMPARE_STATUS(recorder.status, SessionStatus::Cancelled);
     }
 
     // Pause holds the loop between batches until resume; cancel releases a paused session.
@@ -281,7 +283,7 @@ private slots:
         session.cancel();
         runner.join();
         QCOMPARE(session.trials().size(), std::size_t{10});
-        QCOMPARE(recorder.reason, StopReason::Cancelled);
+        COMPARE_STATUS(recorder.reason, StopReason::Cancelled);
     }
 
     void preloadedTrialsAreNotMeasuredAgain() {

@@ -10,6 +10,8 @@
 #include "CliRun.h"
 #include "ErrorOf.h"
 
+#include "StatusCompare.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -65,7 +67,7 @@ private slots:
         QCOMPARE(back.kernel.kernel, std::string("softmax"));
         QCOMPARE(back.kernel.timeoutS, 3.5);
         QCOMPARE(back.kernel.flush, false);
-        QCOMPARE(back.mode, SpaceMode::Product);
+        COMPARE_STATUS(back.mode, SpaceMode::Product);
         QCOMPARE(back.priors.size(), std::size_t{2});
         QCOMPARE(back.options.at("startup"), std::string("7"));
         // A replay plan stores no kernel.
@@ -115,7 +117,7 @@ private slots:
         QCOMPARE(plan.priors, std::vector<std::string>{"/p.json"});
         QVERIFY(plan.transfer);
         QCOMPARE(plan.seed, std::uint64_t{11});
-        QCOMPARE(plan.mode, SpaceMode::Product);
+        COMPARE_STATUS(plan.mode, SpaceMode::Product);
         QCOMPARE(plan.budget, std::int64_t{30});
     }
 
@@ -187,7 +189,7 @@ private slots:
         QVERIFY(QString::fromStdString(ts::test::errorOf([&] { prepared->run(); })) != "<no error>");
         const std::int64_t id = prepared->open();
         QVERIFY(QString::fromStdString(ts::test::errorOf([&] { prepared->open(); })) != "<no error>");
-        QCOMPARE(prepared->run(), StopReason::Budget);
+        COMPARE_STATUS(prepared->run(), StopReason::Budget);
         QCOMPARE(store.trials(id).size(), std::size_t{5});
         QCOMPARE(prepared->plan().strategy, std::string("random_sample"));
         QVERIFY(std::filesystem::path(prepared->plan().dataset).is_absolute());

@@ -7,6 +7,8 @@
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
+#include "StatusCompare.h"
+
 #include <QtTest>
 #include <cmath>
 #include <map>
@@ -339,7 +341,7 @@ private slots:
         double fraction = 0.0;
         for (int seed = 0; seed < kSeeds; ++seed) {
             test::RunOutcome outcome = run(name, sparse, mode, std::uint64_t(seed), kBudget, 8);
-            QCOMPARE(outcome.reason, StopReason::Budget);
+            COMPARE_STATUS(outcome.reason, StopReason::Budget);
             QCOMPARE(outcome.trials.size(), std::size_t(kBudget));
             QVERIFY(test::unique(outcome.proposed));
             const double reached = test::fractionOfOptimum(outcome.trials, *sparse->optimum());

@@ -4,6 +4,8 @@
 #include "worker/WorkerLocator.h"
 #include "worker/WorkerProcess.h"
 
+#include "StatusCompare.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -84,7 +86,7 @@ private slots:
     void measuresEverySampleWithCalibratedNumber() {
         WorkerClient client(options());
         WorkerResult result = client.measure(request(build("ok"), 1), std::chrono::seconds(10));
-        QCOMPARE(result.status, MeasureStatus::Ok);
+        COMPARE_STATUS(result.status, MeasureStatus::Ok);
         QVERIFY(result.reply);
         QCOMPARE(result.reply->samplesMs.size(), std::size_t{5});
         for (double sample : result.reply->samplesMs)
@@ -98,7 +100,7 @@ private slots:
     void wrongOutputIsCaughtBeforeTiming() {
         WorkerClient client(options());
         WorkerResult result = client.measure(request(build("wrong"), 1), std::chrono::seconds(10));
-        QCOMPARE(result.status, MeasureStatus::WrongResult);
+        COMPARE_STATUS(result.status, MeasureStatus::WrongResult);
         QVERIFY(result.reply->samplesMs.empty());
         QCOMPARE(result.reply->metrics.at("mismatches"), 1.0);
         QVERIFY2(result.log.find("y[500]") != std::string::npos, result.log.c_str());
@@ -107,11 +109,11 @@ private slots:
     void crashReportsTheSignalAndRestarts() {
         WorkerClient client(options());
         WorkerResult crash = client.measure(request(build("segfault"), 1), std::chrono::seconds(10));
-        QCOMPARE(crash.status, MeasureStatus::RuntimeFailed);
+        COMPARE_STATUS(crash.status, MeasureStatus::RuntimeFailed);
         QCOMPARE(crash.signal, SIGSEGV);
         QVERIFY2(crash.log.find("signal 11") != std::string::npos, crash.log.c_str());
         WorkerResult next = client.measure(request(build("ok"), 2), std::chrono::seconds(10));
-        QCOMPARE(next.status, MeasureStatus::Ok);
+        COMPARE_STATUS(next.status, MeasureStatus::Ok);
         QCOMPARE(client.starts(), 2);
     }
 
@@ -120,11 +122,11 @@ private slots:
         pid_t first = static_cast<pid_t>(client.hello().pid);
         auto started = std::chrono::steady_clock::now();
         WorkerResult hang = client.measure(request(build("hang"), 1), std::chrono::milliseconds(500));
-        QCOMPARE(hang.status, MeasureStatus::Timeout);
+        COMPARE_STATUS(hang.status, MeasureStatus::Timeout);
         QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
         QVERIFY(processGone(first));
         WorkerResult next = client.measure(request(build("ok"), 2), std::chrono::seconds(10));
-        QCOMPARE(next.status, MeasureStatus::Ok);
+        COMPARE_STATUS(next.status, MeasureStatus::Ok);
         QVERIFY(client.hello().pid != first);
         QCOMPARE(client.starts(), 2);
     }
@@ -132,14 +134,14 @@ private slots:
     void kernelWritingToStdoutDoesNotBreakTheChannel() {
         WorkerClient client(options());
         WorkerResult result = client.measure(request(build("print"), 1), std::chrono::seconds(10));
-        QCOMPARE(result.status, MeasureStatus::Ok);
+        COMPARE_STATUS(result.status, MeasureStatus::Ok);
         QCOMPARE(result.reply->samplesMs.size(), std::size_t{5});
     }
 
     void missingObjectIsRuntimeFailedNotACrash() {
         WorkerClient client(options());
         WorkerResult result = client.measure(request("/nonexistent/kernel.so", 1), std::chrono::seconds(10));
-        QCOMPARE(result.status, MeasureStatus::RuntimeFailed);
+        COMPARE_STATUS(result.status, MeasureStatus::RuntimeFailed);
         QVERIFY2(result.log.find("/nonexistent/kernel.so") != std::string::npos, result.log.c_str());
         QCOMPARE(client.starts(), 1);
     }
