@@ -20,6 +20,8 @@
 
 #include "SyntheticDataset.h"
 
+#include "QuickBackendSettings.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -87,16 +89,8 @@ Subject cpuSubject() {
     s.spec = std::make_unique<KernelSpec>(
         readKernelSpec(std::filesystem::path(TUNESCOPE_TEST_DATA) / "kernels/faulty/kernel.json"));
     s.space = std::make_unique<KernelSpace>(*s.spec, "cpu", ProblemSize{4096});
-    CpuBackendSettings settings;
-    settings.worker = TUNESCOPE_WORKER;
-    settings.cacheDirectory = buildCache().path().toStdString();
-    settings.timeoutS = 5.0;
-    settings.timing.warmupMs = 1.0;
-    settings.timing.repeat = 3;
-    settings.timing.minRepeatMs = 1.0;
-    settings.timing.flush = false;
-    settings.buildThreads = 2;
-    s.backend = std::make_unique<CpuBackend>(*s.spec, *s.space, settings);
+    s.backend = std::make_unique<CpuBackend>(
+        *s.spec, *s.space, ts::test::quickCpuSettings(buildCache().path().toStdString(), 5.0));
     const auto config = [](const char* mode, std::int64_t unroll) {
         return Config{std::string(mode), unroll};
     };
@@ -118,13 +112,7 @@ Subject cudaSubject() {
     static const KernelCatalog catalog(std::vector<std::filesystem::path>{TUNESCOPE_KERNELS});
     s.spec = std::make_unique<KernelSpec>(catalog.find("gemm"));
     s.space = std::make_unique<KernelSpace>(*s.spec, "cuda", ProblemSize{256, 256, 256});
-    CudaBackendSettings settings;
-    settings.worker = TUNESCOPE_WORKER;
-    settings.timing.repeat = 3;
-    settings.timing.warmupMs = 2;
-    settings.timing.minRepeatMs = 1;
-    settings.timeoutS = 30;
-    s.backend = std::make_unique<CudaBackend>(*s.spec, *s.space, settings);
+    s.backend = std::make_unique<CudaBackend>(*s.spec, *s.space, ts::test::quickCudaSettings());
     const SearchSpace& space = s.space->space();
     if (auto index = s.space->defaultIndex())
         s.configs.push_back(space.config(*index));

@@ -8,6 +8,8 @@
 
 #include "StatusCompare.h"
 
+#include "QuickBackendSettings.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,16 +27,7 @@ const std::filesystem::path kFaultySpec =
 
 // Short timing: these tests check statuses and plumbing, not speed.
 CpuBackendSettings quickSettings(const QTemporaryDir& cache) {
-    CpuBackendSettings settings;
-    settings.worker = TUNESCOPE_WORKER;
-    settings.cacheDirectory = cache.path().toStdString();
-    settings.timeoutS = 2.0;
-    settings.timing.warmupMs = 1.0;
-    settings.timing.repeat = 3;
-    settings.timing.minRepeatMs = 1.0;
-    settings.timing.flush = false;
-    settings.buildThreads = 2;
-    return settings;
+    return ts::test::quickCpuSettings(cache.path().toStdString());
 }
 
 std::string mode(const Trial& trial) {

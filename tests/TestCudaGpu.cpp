@@ -16,6 +16,8 @@
 
 #include "StatusCompare.h"
 
+#include "QuickBackendSettings.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -55,13 +57,7 @@ const KernelCatalog& catalog() {
 }
 
 CudaBackendSettings quickSettings() {
-    CudaBackendSettings s;
-    s.worker = TUNESCOPE_WORKER;
-    s.timing.repeat = 3;
-    s.timing.warmupMs = 5;
-    s.timing.minRepeatMs = 2;
-    s.timeoutS = 60;
-    return s;
+    return ts::test::quickCudaSettings();
 }
 
 // Small sizes so that verification against the CPU references stays quick.
