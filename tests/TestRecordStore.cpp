@@ -250,7 +250,7 @@ void TestRecordStore::usesWalAndSchemaVersion() {
     RawConnection raw(path);
     QCOMPARE(raw.text("PRAGMA journal_mode"), QString("wal"));
     QCOMPARE(raw.text("PRAGMA user_version"), QString::number(RecordStore::kSchemaVersion));
-    QCOMPARE(RecordStore::kSchemaVersion, 2);
+    QCOMPARE(RecordStore::kSchemaVersion, 3);
     QCOMPARE(raw.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'trials_by_%'"),
              QString("2"));
 
@@ -500,7 +500,7 @@ void TestRecordStore::migratesSchemaOneKeepingItsRecords() {
         QCOMPARE(store.trials(1).back().metrics.at("gflops"), 812.5);
     }
     RawConnection raw(path);
-    QCOMPARE(raw.text("PRAGMA user_version"), QString("2"));
+    QCOMPARE(raw.text("PRAGMA user_version"), QString("3"));
     QCOMPARE(raw.text("PRAGMA integrity_check"), QString("ok"));
     QCOMPARE(raw.text("SELECT metrics FROM trials WHERE number = 0"), QString("{}"));
     // Opening again does not migrate twice (the ALTERs would fail on existing columns).
