@@ -27,6 +27,7 @@ struct WorkloadPlan {
     std::string name;
     std::string backend = "replay"; // where every task is measured: replay, cpu or cuda
     std::string file;               // the workload file it was read from (absolute), empty when built
+    std::string source;             // where the tasks' shapes come from (free text), empty when not said
     std::vector<WorkloadTaskPlan> tasks;
     // How the budget is shared among the tasks.
     std::string scheduler = "gradient";
@@ -38,6 +39,9 @@ struct WorkloadPlan {
     // run: no task, duplicate names, a weight that is negative or not finite, a budget below the number of
     // tasks of positive weight, a task whose backend is not the workload's, a task's own plan check().
     void check() const;
+    // check() without the budget: what a workload file alone must get right (WorkloadFile::read calls it,
+    // before the command line has given a budget).
+    void checkTasks() const;
     // Every task's files absolute (SessionPlan::withAbsolutePaths).
     WorkloadPlan withAbsolutePaths() const;
 
