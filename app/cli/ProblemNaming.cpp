@@ -174,3 +174,18 @@ std::string ProblemNaming::describe(const std::string& problem) const {
 }
 
 } // namespace ts::cli
+
+namespace ts::cli {
+
+std::string ProblemNaming::describeShape(const std::vector<std::int64_t>& shape) const {
+    if (!named() || shape.size() != m_storedNames.size())
+        return fmt::format("[{}]", fmt::join(shape, ", "));
+    std::string text;
+    for (const ProblemParameter& p : m_spec.problem)
+        for (std::size_t i = 0; i < m_storedNames.size(); ++i)
+            if (m_storedNames[i] == p.name)
+                text += fmt::format("{}{}={}", text.empty() ? "" : ",", p.name, shape[i]);
+    return text;
+}
+
+} // namespace ts::cli

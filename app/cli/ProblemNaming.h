@@ -40,6 +40,10 @@ public:
     // order, "4096,4096" for a list, "-" when there is none.
     std::string describe(const std::string& problem) const;
 
+    // A shape in the stored order (a deployment's) for messages: "M=16,N=32,K=48" in problem order when the
+    // kernel's sizes are named and the rank matches, else "[4096, 4096]".
+    std::string describeShape(const std::vector<std::int64_t>& shape) const;
+
 private:
     std::string m_kernel;
     std::vector<std::string> m_storedNames; // the key order of the stored object (the deployment's order)
