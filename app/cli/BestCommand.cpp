@@ -73,7 +73,8 @@ void warnOfDevice(const tunescope::Deployment& deployment, const std::string& ke
         return;
     std::string known;
     for (const std::string& name : devices)
-        known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", name);
+        known += fmt::format("{}{}", known.empty() ? "" : ", ",
+                             name.empty() ? "a device without a name" : fmt::format("\"{}\"", name));
     std::fprintf(
         stderr,
         "warning: no record of kernel \"%s\" was measured on --device \"%s\"; its records were measured "

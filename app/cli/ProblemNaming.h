@@ -25,6 +25,8 @@ public:
                   const KernelCatalog& catalog);
 
     bool named() const { return !m_storedNames.empty(); }
+    // The names in the order the records store them (empty when unnamed).
+    const std::vector<std::string>& storedNames() const { return m_storedNames; }
     // "M,N,K" in problem order; empty when unnamed.
     std::string names() const;
     // The numbers of values the kernel's recorded sizes have (usually one).
