@@ -53,7 +53,7 @@ std::string problemJson(const std::string& text, const std::string& kernel,
             return namedSizes(names, parseProblemSize(spec, text)).dump();
         }
     if (text.find('=') == std::string::npos)
-        return Json(parsePositiveList(text, "--size", "a positive whole number")).dump();
+        return Json(ProblemNaming::parsePositional(kernel, text)).dump();
     // Names only the text knows: every value must be given (there are no defaults to take).
     KernelSpec given;
     given.name = kernel;

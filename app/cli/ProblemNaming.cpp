@@ -1,7 +1,5 @@
 #include "ProblemNaming.h"
 
-#include "CliSupport.h"
-
 #include "kernels/KernelSizes.h"
 #include "kernels/KernelSpecReader.h"
 #include "records/DeploymentBuilder.h"
@@ -63,6 +61,17 @@ std::optional<KernelSpec> recordedSpec(const SessionRecord& session, const std::
     return std::nullopt;
 }
 
+// Every value of a positional size, checked as parseProblemSize checks one ("... gives value 2 the value
+// \"x\", which is not a whole number").
+std::vector<std::int64_t> positionalSize(const std::string& kernel, const std::string& text) {
+    KernelSpec unnamed;
+    unnamed.name = kernel;
+    const std::size_t count = std::max<std::size_t>(1, std::count(text.begin(), text.end(), ',') + 1);
+    for (std::size_t i = 0; i < count; ++i)
+        unnamed.problem.push_back({fmt::format("value {}", i + 1), 0});
+    return parseProblemSize(unnamed, text);
+}
+
 std::optional<KernelSpec> catalogSpec(const KernelCatalog& catalog, const std::string& kernel,
                                       const std::vector<std::string>& names) {
     for (const KernelSpec& spec : catalog.all())
@@ -120,6 +129,10 @@ ProblemNaming::ProblemNaming(const std::string& kernel, const std::vector<Sessio
     }
 }
 
+std::vector<std::int64_t> ProblemNaming::parsePositional(const std::string& kernel, const std::string& text) {
+    return positionalSize(kernel, text);
+}
+
 std::string ProblemNaming::names() const {
     std::string text;
     for (const ProblemParameter& p : m_spec.problem)
@@ -135,10 +148,10 @@ std::vector<std::int64_t> ProblemNaming::parse(const std::string& text) const {
                 fmt::format("The size \"{}\" gives sizes by name, but kernel \"{}\" records its size as "
                             "numbers without names: give every value, in order.",
                             text, m_kernel));
-        return parsePositiveList(text, "--size", "a positive whole number");
+        return positionalSize(m_kernel, text);
     }
-    if (!byName && !m_ranks.count(splitList(text).size()))
-        return parsePositiveList(text, "--size", "a positive whole number");
+    if (!byName && !m_ranks.count(positionalSize(m_kernel, text).size()))
+        return positionalSize(m_kernel, text);
     const ProblemSize size = parseProblemSize(m_spec, text);
     std::vector<std::int64_t> shape;
     for (const std::string& name : m_storedNames)

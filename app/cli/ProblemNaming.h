@@ -38,6 +38,9 @@ public:
     // recorded ones is returned as given (a lookup then finds no record at it: the caller warns).
     std::vector<std::int64_t> parse(const std::string& text) const;
 
+    // A size of numbers without names, each checked as parseProblemSize checks a value.
+    static std::vector<std::int64_t> parsePositional(const std::string& kernel, const std::string& text);
+
     // A stored problem (JSON text) as `--size` text that parse() accepts back: "M=16,N=32,K=48" in problem
     // order, "4096,4096" for a list, "-" when there is none.
     std::string describe(const std::string& problem) const;
