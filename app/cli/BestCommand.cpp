@@ -42,44 +42,41 @@ std::vector<std::int64_t> onlyShape(const tunescope::Deployment& deployment, con
         fmt::format("--size is needed: kernel \"{}\" was tuned at several sizes ({}).", kernel, list));
 }
 
-// A size whose number of values no recorded size of the kernel has can match no record: say so rather than
-// let the answer fall silently to the kernel's default.
-void warnOfRank(const ProblemNaming& naming, const std::string& kernel, const std::string& text,
-                const std::vector<std::int64_t>& shape) {
+// Why no record can answer a size whose number of values no recorded size of the kernel has (so that the
+// answer does not fall silently to the kernel's default); empty when some recorded size has its rank.
+std::string rankProblem(const ProblemNaming& naming, const std::string& kernel, const std::string& text,
+                        const std::vector<std::int64_t>& shape) {
     if (naming.ranks().empty() || naming.ranks().count(shape.size()))
-        return;
+        return {};
     const std::size_t rank = *naming.ranks().begin();
     std::string expected = naming.ranks().size() == 1
                                ? fmt::format("{} {}", rank, rank == 1 ? "value" : "values")
                                : fmt::format("{} values", fmt::join(naming.ranks(), " or "));
     if (naming.named())
         expected += fmt::format(" ({})", naming.names());
-    std::fprintf(
-        stderr,
-        "warning: --size \"%s\" has %zu %s, but kernel \"%s\" is recorded at sizes of %s: no record can "
-        "match it.\n",
-        text.c_str(), shape.size(), shape.size() == 1 ? "value" : "values", kernel.c_str(), expected.c_str());
+    return fmt::format("--size \"{}\" has {} {}, but kernel \"{}\" is recorded at sizes of {}: no record can "
+                       "match it",
+                       text, shape.size(), shape.size() == 1 ? "value" : "values", kernel, expected);
 }
 
-// A device no record of the kernel was measured on: name the ones there are (the answer still follows the
-// lookup rules: another device of the same architecture, else the default).
-void warnOfDevice(const tunescope::Deployment& deployment, const std::string& kernel,
-                  const std::string& given, const std::string& device) {
+// A device no record of the kernel was measured on, and the ones there are (the answer still follows the
+// lookup rules: another device of the same architecture, else the default); empty for a recorded device.
+std::string deviceProblem(const tunescope::Deployment& deployment, const std::string& kernel,
+                          const std::string& given, const std::string& device) {
     std::set<std::string> devices;
     for (const tunescope::Entry& entry : deployment.entries())
         if (entry.kernel == kernel)
             devices.insert(entry.device);
     if (devices.count(device))
-        return;
+        return {};
     std::string known;
     for (const std::string& name : devices)
         known += fmt::format("{}{}", known.empty() ? "" : ", ",
                              name.empty() ? "a device without a name" : fmt::format("\"{}\"", name));
-    std::fprintf(
-        stderr,
-        "warning: no record of kernel \"%s\" was measured on --device \"%s\"; its records were measured "
-        "on %s.\n",
-        kernel.c_str(), given.c_str(), known.c_str());
+    return fmt::format(
+        "no record of kernel \"{}\" was measured on --device \"{}\"; its records were measured "
+        "on {}",
+        kernel, given, known);
 }
 
 void runBest(const BestOptions& o) {
@@ -102,7 +99,7 @@ void runBest(const BestOptions& o) {
     tunescope::Query query;
     query.kernel = o.kernel;
     query.shape = o.size.empty() ? onlyShape(deployment, o.kernel, naming) : naming.parse(o.size);
-    warnOfRank(naming, o.kernel, o.size, query.shape);
+    std::vector<std::string> problems{rankProblem(naming, o.kernel, o.size, query.shape)};
     if (o.device.empty()) {
         const DeviceFingerprint host = DeviceFingerprint::ofHostCpu();
         query.device = host.name;
@@ -112,7 +109,7 @@ void runBest(const BestOptions& o) {
         query.architecture = o.architecture;
         if (query.architecture.empty() && deployment.architectureOf(query.device).empty())
             query.architecture = DeviceFingerprint::gpuArchitecture(query.device);
-        warnOfDevice(deployment, o.kernel, o.device, query.device);
+        problems.push_back(deviceProblem(deployment, o.kernel, o.device, query.device));
     }
     const tunescope::Answer answer = deployment.lookup(query);
     if (!answer.found())
@@ -120,6 +117,10 @@ void runBest(const BestOptions& o) {
             fmt::format("No record of kernel \"{}\" applies to size {} on {}, and the kernel has no default "
                         "config.",
                         o.kernel, naming.describeShape(query.shape), query.device));
+    // Printed only with an answer: without one, the error above names the size and device alone.
+    for (const std::string& problem : problems)
+        if (!problem.empty())
+            std::fprintf(stderr, "warning: %s.\n", problem.c_str());
     if (answer.fromOtherDevice())
         std::fprintf(stderr,
                      "warning: kernel \"%s\" was never tuned on %s; this config was tuned on %s (same "
