@@ -47,6 +47,10 @@ std::string oneTask(const std::string& task, const std::string& top = R"("device
     return R"({"name": "w", )" + top + R"(, "tasks": [{"name": "a", )" + task + "}]}";
 }
 
+// QCOMPARE of std::string shows no values when it fails; this shows both.
+#define COMPARE_TEXT(actual, expected)                                                                       \
+    QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected))
+
 #define VERIFY_CONTAINS(text, part)                                                                          \
     QVERIFY2(QString::fromStdString(text).contains(QString::fromStdString(part)),                            \
              qPrintable(QString::fromStdString(text)))
@@ -138,14 +142,14 @@ private slots:
     void shippedShapesAreTheModels() {
         const WorkloadPlan bert = WorkloadFile::read(kWorkloads / "bert-base-gemm.json", {});
         QCOMPARE(bert.backend, std::string("cpu"));
-        QCOMPARE(taskList(bert),
-                 std::string("attention.qkv=12.000000;attention.output=12.000000;"
-                             "ffn.up=12.000000;ffn.down=12.000000;attention.scores=144.000000;"
-                             "attention.context=144.000000;"));
-        QCOMPARE(bert.tasks[0].plan.kernel.size, std::string("M=128,N=2304,K=768"));
-        QCOMPARE(bert.tasks[3].plan.kernel.size, std::string("M=128,N=768,K=3072"));
-        QCOMPARE(bert.tasks[4].plan.kernel.size, std::string("M=128,N=128,K=64"));
-        QCOMPARE(bert.tasks[5].plan.kernel.size, std::string("M=128,N=64,K=128"));
+        COMPARE_TEXT(taskList(bert),
+                     std::string("attention.qkv=12.000000;attention.output=12.000000;"
+                                 "ffn.up=12.000000;ffn.down=12.000000;attention.scores=144.000000;"
+                                 "attention.context=144.000000;"));
+        COMPARE_TEXT(bert.tasks[0].plan.kernel.size, std::string("M=128,N=2304,K=768"));
+        COMPARE_TEXT(bert.tasks[3].plan.kernel.size, std::string("M=128,N=768,K=3072"));
+        COMPARE_TEXT(bert.tasks[4].plan.kernel.size, std::string("M=128,N=128,K=64"));
+        COMPARE_TEXT(bert.tasks[5].plan.kernel.size, std::string("M=128,N=64,K=128"));
 
         const WorkloadPlan llama = WorkloadFile::read(kWorkloads / "llama3-8b-gemm.json", {});
         QCOMPARE(llama.backend, std::string("cuda"));
@@ -192,11 +196,11 @@ private slots:
         QVERIFY(back.schedulerOptions == plan.schedulerOptions);
         QCOMPARE(back.seed, plan.seed);
         QCOMPARE(back.budget, plan.budget);
-        QCOMPARE(taskList(back), taskList(plan));
+        COMPARE_TEXT(taskList(back), taskList(plan));
         for (std::size_t i = 0; i < plan.tasks.size(); ++i)
             QCOMPARE(back.tasks[i].plan.toJson().dump(), plan.tasks[i].plan.toJson().dump());
         QCOMPARE(back.tasks[0].plan.options.at("startup"), std::string("7"));
-        QCOMPARE(back.tasks[1].plan.kernel.kernelSpec, plan.tasks[1].plan.kernel.kernelSpec);
+        COMPARE_TEXT(back.tasks[1].plan.kernel.kernelSpec, plan.tasks[1].plan.kernel.kernelSpec);
         back.check();
     }
 
@@ -310,9 +314,9 @@ private slots:
         base.kernel.timeoutS = 4;
         base.kernel.cacheDir = "/tmp/tunescope-builds";
         const WorkloadPlan shorthand = WorkloadFile::ofSizes(base, {"512,512,512", "M=128,K=768", "N=64"});
-        QCOMPARE(taskList(shorthand),
-                 std::string("gemm M=512,N=512,K=512=1.000000;gemm M=128,N=1024,K=768=1.000000;"
-                             "gemm M=1024,N=64,K=1024=1.000000;"));
+        COMPARE_TEXT(taskList(shorthand),
+                     std::string("gemm M=512,N=512,K=512=1.000000;gemm M=128,N=1024,K=768=1.000000;"
+                                 "gemm M=1024,N=64,K=1024=1.000000;"));
         QCOMPARE(shorthand.name, std::string("gemm at 3 sizes"));
         QCOMPARE(shorthand.budget, std::int64_t{90});
         QCOMPARE(shorthand.seed, std::uint64_t{7});
@@ -361,13 +365,13 @@ private slots:
         QCOMPARE(a.batchSize, std::size_t{2});
         COMPARE_STATUS(a.mode, SpaceMode::Product);
         QCOMPARE(a.constraints, (std::vector<std::string>{"THREADS == 1", "PACK"}));
-        QCOMPARE(a.kernel.size, std::string("M=64,N=1024,K=1024"));
+        COMPARE_TEXT(a.kernel.size, std::string("M=64,N=1024,K=1024"));
         const SessionPlan& b = plain.tasks[1].plan;
         QCOMPARE(b.strategy, std::string("random_sample"));
         QVERIFY(b.options.empty()); // the defaults' options were tpe's
         QCOMPARE(b.batchSize, std::size_t{5});
         QVERIFY(b.transfer);
-        QCOMPARE(b.kernel.size, std::string("M=1024,N=1024,K=1024")); // the spec's defaults, written out
+        COMPARE_TEXT(b.kernel.size, std::string("M=1024,N=1024,K=1024")); // the spec's defaults, written out
 
         WorkloadDefaults cli;
         cli.backend = "cpu";
@@ -419,12 +423,12 @@ private slots:
         const WorkloadPlan here = WorkloadFile::read("replay.json", {});
         QVERIFY(QDir::setCurrent(before));
         QCOMPARE(replay.backend, std::string("replay")); // implied: every task replays a dataset
-        QCOMPARE(replay.tasks[0].plan.dataset, (root / "work" / "data" / "p.json.gz").string());
-        QCOMPARE(here.tasks[0].plan.dataset, replay.tasks[0].plan.dataset);
+        COMPARE_TEXT(replay.tasks[0].plan.dataset, (root / "work" / "data" / "p.json.gz").string());
+        COMPARE_TEXT(here.tasks[0].plan.dataset, replay.tasks[0].plan.dataset);
         QCOMPARE(here.file, (root / "work" / "replay.json").string());
-        QCOMPARE(kernel.tasks[0].plan.kernel.kernelSpec, (root / "softmax" / "kernel.json").string());
+        COMPARE_TEXT(kernel.tasks[0].plan.kernel.kernelSpec, (root / "softmax" / "kernel.json").string());
         QVERIFY(kernel.tasks[0].plan.kernel.kernel.empty());
-        QCOMPARE(kernel.tasks[0].plan.kernel.size, std::string("rows=8,cols=1024"));
+        COMPARE_TEXT(kernel.tasks[0].plan.kernel.size, std::string("rows=8,cols=1024"));
     }
 
     // Each hostile file: one sentence with the file's name and the key parts of the problem.
@@ -553,17 +557,17 @@ private slots:
         const std::string display = file.string();
 
         write(file, "{\"name\": " + std::string(100000, '['));
-        QCOMPARE(readError(file), jsonTooDeepMessage(display));
+        COMPARE_TEXT(readError(file), jsonTooDeepMessage(display));
 
         std::string wide = "{\"name\": \"w\", \"tasks\": [{\"name\": \"a\", \"kernel\": \"gemm\"";
         for (std::size_t i = 0; i <= kMaxJsonObjectKeys; ++i)
             wide += ", \"k" + std::to_string(i) + "\": 0";
         write(file, wide + "}]}");
-        QCOMPARE(readError(file), jsonTooWideMessage(display));
+        COMPARE_TEXT(readError(file), jsonTooWideMessage(display));
 
         // Valid JSON, but bigger than the limit: refused by its size, not parsed.
         write(file, "{\"name\": \"w\", \"source\": \"" + std::string(WorkloadFile::kMaxBytes, 'x') + "\"}");
-        QCOMPARE(readError(file), display + ": larger than 4 MiB, the limit for a workload file.");
+        COMPARE_TEXT(readError(file), display + ": larger than 4 MiB, the limit for a workload file.");
 
         // Not JSON, with a string of a megabyte unclosed: the sentence quotes only the start of it.
         write(file, "{\"name\": \"" + std::string(1 << 20, 'x'));
@@ -576,7 +580,8 @@ private slots:
             many += std::string(i ? "," : "") + "{\"name\":\"t" + std::to_string(i) + "\",\"dataset\":\"d\"}";
         write(file, many + "]}");
         QVERIFY(fs::file_size(file) < WorkloadFile::kMaxBytes);
-        QCOMPARE(readError(file), display + ": the workload has 10001 tasks, more than the limit of 10000.");
+        COMPARE_TEXT(readError(file),
+                     display + ": the workload has 10001 tasks, more than the limit of 10000.");
     }
 
     // What is not a readable regular file is refused before it is opened: a fifo would block the read
@@ -584,14 +589,15 @@ private slots:
     void notAFileIsRefused() {
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
-        QCOMPARE(readError(root / "absent.json"), (root / "absent.json").string() + ": no such file.");
+        COMPARE_TEXT(readError(root / "absent.json"), (root / "absent.json").string() + ": no such file.");
         fs::create_directory(root / "folder.json");
-        QCOMPARE(readError(root / "folder.json"),
-                 (root / "folder.json").string() + ": is a folder, not a workload file.");
+        COMPARE_TEXT(readError(root / "folder.json"),
+                     (root / "folder.json").string() + ": is a folder, not a workload file.");
         const fs::path fifo = root / "fifo.json";
         QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
-        QCOMPARE(readError(fifo),
-                 fifo.string() + ": not a regular file (a fifo, socket or device), so not a workload file.");
+        COMPARE_TEXT(readError(fifo),
+                     fifo.string() +
+                         ": not a regular file (a fifo, socket or device), so not a workload file.");
         QVERIFY(readError("/dev/zero").find("not a regular file") != std::string::npos);
         write(root / "blocked.json", R"({"name": "w", "tasks": []})");
         QCOMPARE(::chmod((root / "blocked.json").c_str(), 0), 0);
