@@ -141,10 +141,10 @@ std::string joined(std::initializer_list<const char*> keys) {
 std::string readText(const fs::path& file, const std::string& display) {
     std::error_code ec;
     const fs::file_status status = fs::status(file, ec);
+    if (status.type() == fs::file_type::not_found)
+        throw Error(fmt::format("{}: no such file.", display));
     if (ec)
         throw Error(fmt::format("{}: cannot be read ({}).", display, ec.message()));
-    if (!fs::exists(status))
-        throw Error(fmt::format("{}: no such file.", display));
     if (fs::is_directory(status))
         throw Error(fmt::format("{}: is a folder, not a workload file.", display));
     if (!fs::is_regular_file(status))
@@ -183,7 +183,7 @@ public:
             throw Error(fmt::format("{}: the top level is not a JSON object.", m_display));
         const std::string top = "the workload";
         checkKeys(root, top, {"name", "device", "source", "defaults", "tasks"});
-        const std::string name = requiredString(root, top, "name");
+        const std::string name = this->name(root, top);
         const std::optional<std::string> device = optionalString(root, top, "device");
         const std::string source = optionalString(root, top, "source").value_or("");
         Settings fileDefaults;
@@ -191,8 +191,9 @@ public:
             const std::string subject = "\"defaults\"";
             if (!it->is_object())
                 failType(top, "defaults", *it, "an object");
-            checkKeys(*it, subject, {"strategy", "options", "space", "batch_size", "constraints", "transfer",
-                                     "stochastic"});
+            checkKeys(
+                *it, subject,
+                {"strategy", "options", "space", "batch_size", "constraints", "transfer", "stochastic"});
             fileDefaults = settings(*it, subject);
         }
         const std::vector<TaskInput> tasks = readTasks(root);
@@ -222,7 +223,11 @@ private:
         try {
             return parseBoundedOrderedJson(text, m_display, JsonSyntaxErrors::Throw);
         } catch (const Json::parse_error& e) {
-            throw Error(fmt::format("{}: not valid JSON ({}).", m_display, e.what()));
+            // nlohmann quotes the token it last read, which may be the whole of a huge string.
+            std::string reason = e.what();
+            if (reason.size() > 300)
+                reason = reason.substr(0, 297) + "...";
+            throw Error(fmt::format("{}: not valid JSON ({}).", m_display, reason));
         }
     }
 
@@ -230,7 +235,8 @@ private:
                    std::initializer_list<const char*> known) const {
         for (const auto& item : object.items())
             if (std::none_of(known.begin(), known.end(), [&](const char* k) { return item.key() == k; }))
-                fail(subject, fmt::format("has the unknown key \"{}\" (known: {}).", item.key(), joined(known)));
+                fail(subject,
+                     fmt::format("has the unknown key \"{}\" (known: {}).", item.key(), joined(known)));
     }
 
     std::optional<std::string> optionalString(const Json& object, const std::string& subject,
@@ -252,6 +258,18 @@ private:
         return *text;
     }
 
+    // A name shown in tables and sentences: one line, not too long.
+    std::string name(const Json& object, const std::string& subject) const {
+        const std::string text = requiredString(object, subject, "name");
+        if (text.size() > kMaxNameLength || std::any_of(text.begin(), text.end(), [](char c) {
+                return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+            }))
+            failType(
+                subject, "name", object.at("name"),
+                fmt::format("a name of at most {} characters without control characters", kMaxNameLength));
+        return text;
+    }
+
     std::optional<bool> optionalBool(const Json& object, const std::string& subject, const char* key) const {
         const auto it = object.find(key);
         if (it == object.end())
@@ -261,7 +279,8 @@ private:
         return it->get<bool>();
     }
 
-    std::vector<std::string> stringList(const Json& object, const std::string& subject, const char* key) const {
+    std::vector<std::string> stringList(const Json& object, const std::string& subject,
+                                        const char* key) const {
         std::vector<std::string> list;
         const auto it = object.find(key);
         if (it == object.end())
@@ -330,23 +349,19 @@ private:
     }
 
     static std::string label(std::size_t index, const std::string& name = "") {
-        return name.empty() ? fmt::format("task {}", index + 1) : fmt::format("task {} (\"{}\")", index + 1, name);
+        return name.empty() ? fmt::format("task {}", index + 1)
+                            : fmt::format("task {} (\"{}\")", index + 1, name);
     }
 
     TaskInput readTask(const Json& json, std::size_t index) const {
         if (!json.is_object())
             fail(label(index), fmt::format("is {}, which is not an object.", excerpt(json)));
         TaskInput task;
-        task.name = requiredString(json, label(index), "name");
-        if (task.name.size() > kMaxNameLength ||
-            std::any_of(task.name.begin(), task.name.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-            failType(label(index), "name", json.at("name"),
-                     fmt::format("a name of at most {} characters without control characters", kMaxNameLength));
+        task.name = name(json, label(index));
         const std::string subject = label(index, task.name);
         checkKeys(json, subject,
-                  {"name", "weight", "kernel", "kernel_spec", "dataset", "size", "strategy", "options", "space",
-                   "batch_size", "constraints", "transfer", "stochastic"});
+                  {"name", "weight", "kernel", "kernel_spec", "dataset", "size", "strategy", "options",
+                   "space", "batch_size", "constraints", "transfer", "stochastic"});
         if (const auto it = json.find("weight"); it != json.end()) {
             if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0)
                 failType(subject, "weight", *it, "a number of 0 or more (calls per inference)");
@@ -404,7 +419,8 @@ private:
         return (p.is_absolute() ? p : m_folder / p).lexically_normal().string();
     }
 
-    std::string backendOf(const std::optional<std::string>& device, const std::vector<TaskInput>& tasks) const {
+    std::string backendOf(const std::optional<std::string>& device,
+                          const std::vector<TaskInput>& tasks) const {
         std::string backend;
         std::string origin;
         if (m_defaults.backend) {
@@ -423,7 +439,8 @@ private:
             if (kernelTask != tasks.end())
                 fail("the workload", fmt::format("has no \"device\": {} measures a kernel, on \"cpu\" or "
                                                  "\"cuda\".",
-                                                 label(static_cast<std::size_t>(kernelTask - tasks.begin()), kernelTask->name)));
+                                                 label(static_cast<std::size_t>(kernelTask - tasks.begin()),
+                                                       kernelTask->name)));
             return "replay";
         }
         for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -431,8 +448,10 @@ private:
             if (replayed != (backend == "replay"))
                 fail(label(i, tasks[i].name),
                      fmt::format("has \"{}\", but the workload is measured on {} ({}): {}.",
-                                 replayed ? "dataset" : tasks[i].kernel.empty() ? "kernel_spec" : "kernel", backend,
-                                 origin,
+                                 replayed                  ? "dataset"
+                                 : tasks[i].kernel.empty() ? "kernel_spec"
+                                                           : "kernel",
+                                 backend, origin,
                                  replayed ? "a dataset is replayed, on \"replay\" only"
                                           : "a kernel is measured on \"cpu\" or \"cuda\""));
         }
@@ -512,7 +531,8 @@ WorkloadDefaults WorkloadFile::defaultsOf(const SessionPlan& base) {
 
 WorkloadPlan WorkloadFile::ofSizes(const SessionPlan& base, const std::vector<std::string>& sizes) {
     if (!base.kernel.active())
-        throw Error("A workload of several sizes needs a kernel: a name of the catalog or a kernel spec file.");
+        throw Error(
+            "A workload of several sizes needs a kernel: a name of the catalog or a kernel spec file.");
     const KernelSpec spec = loadKernelSpec(base.kernel);
     const WorkloadDefaults d = defaultsOf(base);
     WorkloadPlan plan =

@@ -32,14 +32,15 @@ public:
     static WorkloadPlan read(const std::filesystem::path& file, const WorkloadDefaults& defaults);
 
     // The shorthand `tune --kernel K --size A --size B ...`: one task per size, weight 1, named by the kernel
-    // and its size in full ("gemm M=512,N=512,K=512"), each a copy of `base` at that size; the workload is
-    // measured on base's backend with its seed and budget. The same plan as WorkloadFile::read gives for the
-    // equivalent file (those tasks, no `defaults` in the file) with defaultsOf(base). Throws Error on a size
-    // that does not parse, or two sizes that are the same.
+    // and its size in full ("gemm M=512,N=512,K=512"), the workload named "gemm at 2 sizes" and measured on
+    // base's backend. Exactly the plan WorkloadFile::read gives for the equivalent file (those tasks, no
+    // `defaults`) with defaultsOf(base): base's time limit, patience, target and priors are not carried (a
+    // workload's tasks stop by the workload's budget). Throws Error on a size that does not parse, or two
+    // sizes that are the same once written in full.
     static WorkloadPlan ofSizes(const SessionPlan& base, const std::vector<std::string>& sizes);
 
-    // What `base` says that a command line gives a workload file's tasks: backend, strategy and options,
-    // space mode, batch size, constraints, transfer, measurement options, seed and budget.
+    // What a command line gives a workload file's tasks, taken from one session's plan: backend, strategy and
+    // options, space mode, batch size, constraints, transfer, measurement options, seed and budget.
     static WorkloadDefaults defaultsOf(const SessionPlan& base);
 };
 

@@ -12,7 +12,8 @@ namespace {
 
 // "task 3 (\"ffn.up\")": how a task is named in every sentence about it (numbered from 1, as in the file).
 std::string taskLabel(std::size_t index, const std::string& name) {
-    return name.empty() ? fmt::format("task {}", index + 1) : fmt::format("task {} (\"{}\")", index + 1, name);
+    return name.empty() ? fmt::format("task {}", index + 1)
+                        : fmt::format("task {} (\"{}\")", index + 1, name);
 }
 
 std::string capitalized(std::string text) {
@@ -68,8 +69,8 @@ void WorkloadPlan::checkTasks() const {
             throw Error(fmt::format("{} has no name.", label));
         for (std::size_t j = 0; j < i; ++j)
             if (tasks[j].name == task.name)
-                throw Error(fmt::format("{} has the same name as task {}: task names must be unique.", label,
-                                        j + 1));
+                throw Error(
+                    fmt::format("{} has the same name as task {}: task names must be unique.", label, j + 1));
         if (!std::isfinite(task.weight) || task.weight < 0)
             throw Error(fmt::format("{} has weight {}, which is not a finite number of 0 or more.", label,
                                     task.weight));
@@ -106,15 +107,9 @@ nlohmann::json WorkloadPlan::toJson() const {
     nlohmann::json list = nlohmann::json::array();
     for (const WorkloadTaskPlan& task : tasks)
         list.push_back({{"name", task.name}, {"weight", task.weight}, {"plan", task.plan.toJson()}});
-    return {{"name", name},
-            {"backend", backend},
-            {"file", file},
-            {"source", source},
-            {"scheduler", scheduler},
-            {"scheduler_options", schedulerOptions},
-            {"seed", seed},
-            {"budget", budget},
-            {"tasks", list}};
+    return {{"name", name},     {"backend", backend},     {"file", file},
+            {"source", source}, {"scheduler", scheduler}, {"scheduler_options", schedulerOptions},
+            {"seed", seed},     {"budget", budget},       {"tasks", list}};
 }
 
 WorkloadPlan WorkloadPlan::fromJson(const nlohmann::json& j, const std::string& what) {
