@@ -85,7 +85,7 @@ std::int64_t storedTrials(const RecordStore& store, std::int64_t session, bool* 
 double storedBest(const RecordStore& store, std::int64_t session) {
     double best = INFINITY;
     for (const StoredTrial& trial : store.trials(session))
-        if (trial.status == "Ok")
+        if (trial.status == toString(MeasureStatus::Ok))
             best = std::min(best, trial.objective);
     return best;
 }
@@ -132,6 +132,7 @@ void TestWorkloadRun::spendsTheBudgetOverEveryTask() {
     QCOMPARE(total, std::int64_t{50});
     QCOMPARE(recorder.last.trials, std::int64_t{50});
     QCOMPARE(recorder.last.tasksWithoutBest, std::size_t{0});
+    QVERIFY(std::isfinite(endToEnd) && endToEnd > 0);
     QVERIFY(std::abs(recorder.last.endToEndMs - endToEnd) <= 1e-9 * endToEnd);
     QVERIFY(recorder.last.oracleMs.has_value());
     QVERIFY(*recorder.last.oracleMs <= recorder.last.endToEndMs);
@@ -141,6 +142,7 @@ void TestWorkloadRun::cancelledWorkloadResumesWithoutMeasuringTwice() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("records.db").toStdString();
     std::int64_t id = 0;
+    double endToEndAtCancel = 0;
     {
         RecordStore store(path);
         std::unique_ptr<WorkloadRun> run = WorkloadRun::create(replayWorkload(60), store);
@@ -150,6 +152,7 @@ void TestWorkloadRun::cancelledWorkloadResumesWithoutMeasuringTwice() {
         QCOMPARE(run->run(), WorkloadStop::Cancelled);
         QCOMPARE(store.workload(id)->status, std::string("cancelled"));
         QCOMPARE(recorder.last.trials, std::int64_t{20}); // five rounds of four
+        endToEndAtCancel = recorder.last.endToEndMs;
     }
     RecordStore store(path);
     std::vector<std::optional<std::int64_t>> sessionsBefore;
@@ -159,6 +162,9 @@ void TestWorkloadRun::cancelledWorkloadResumesWithoutMeasuringTwice() {
     std::unique_ptr<WorkloadRun> resumed = WorkloadRun::resume(store, id);
     QCOMPARE(resumed->open(), id);
     QCOMPARE(resumed->progress().trials, std::int64_t{20});
+    // The stored trials give the scheduler the state it had: the same bests, rounds per task.
+    QCOMPARE(resumed->progress().endToEndMs, endToEndAtCancel);
+    QCOMPARE(resumed->progress().rounds, std::uint64_t{5});
     QCOMPARE(resumed->run(), WorkloadStop::Budget);
     const WorkloadRecord record = *store.workload(id);
     QCOMPARE(record.status, std::string("completed"));

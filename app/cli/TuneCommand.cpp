@@ -36,7 +36,7 @@ struct TuneOptions {
     bool json = false;
     std::int64_t resume = 0; // session to continue with its stored plan
     bool logTrials = false;
-    double dbWait = 60.0; // --db-wait: seconds a write waits for another process's lock
+    double dbWait = 60.0;           // --db-wait: seconds a write waits for another process's lock
     std::vector<std::string> sizes; // --size, repeatable: several sizes are tuned as one workload
     std::string scheduler = "gradient";
 };

@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "InterruptSignals.h"
 #include "KernelTarget.h"
+#include "SharedOption.h"
 #include "WorkloadPrinter.h"
 
 #include "records/RecordStore.h"
@@ -23,7 +24,7 @@ namespace {
 struct WorkloadOptions {
     std::string file;
     std::int64_t id = 0;
-    std::string db;
+    std::shared_ptr<SharedOption> db; // before or after the subcommand
     bool json = false;
     double dbWait = 60.0;
     // workload tune: what the command line gives every task (set only where a flag was given)
@@ -42,7 +43,8 @@ struct WorkloadOptions {
 };
 
 std::filesystem::path databasePath(const WorkloadOptions& o) {
-    return o.db.empty() ? RecordStore::defaultPath() : std::filesystem::path(o.db);
+    const std::string db = o.db->value();
+    return db.empty() ? RecordStore::defaultPath() : std::filesystem::path(db);
 }
 
 std::unique_ptr<RecordStore> openStore(const WorkloadOptions& o, bool mustExist) {
@@ -103,8 +105,7 @@ void listWorkloads(const WorkloadOptions& o) {
     }
 }
 
-void addSharedOptions(CLI::App& cmd, WorkloadOptions& o) {
-    cmd.add_option("--db", o.db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
+void addJsonFlag(CLI::App& cmd, WorkloadOptions& o) {
     cmd.add_flag("--json", o.json, "Machine-readable table on stdout");
 }
 
@@ -113,7 +114,8 @@ void addSharedOptions(CLI::App& cmd, WorkloadOptions& o) {
 void addWorkloadCommand(CLI::App& app) {
     auto o = std::make_shared<WorkloadOptions>();
     CLI::App* workload = app.add_subcommand(
-        "workload", "Tune a whole workload (many operators and shapes, one budget): tune, resume, show, list");
+        "workload",
+        "Tune a whole workload (many operators and shapes, one budget): tune, resume, show, list");
     workload->require_subcommand(1);
 
     CLI::App* tune = workload->add_subcommand("tune", "Tune the tasks of a workload file within one budget");
@@ -122,7 +124,8 @@ void addWorkloadCommand(CLI::App& app) {
     tune->add_option("--scheduler", o->scheduler, "How the budget is shared (see `schedulers`)")
         ->capture_default_str();
     tune->add_option("--scheduler-option", o->schedulerOptions, "Scheduler option name=value (repeatable)");
-    tune->add_option("--strategy", o->strategy, "Search strategy of every task (default: the file's, else default)");
+    tune->add_option("--strategy", o->strategy,
+                     "Search strategy of every task (default: the file's, else default)");
     tune->add_option("--option", o->options, "Strategy option name=value (repeatable)");
     tune->add_option("--seed", o->seed, "Random seed of the scheduler and every task")->capture_default_str();
     tune->add_option("--space", o->space, "Space mode of every task: constrained or product");
@@ -135,7 +138,7 @@ void addWorkloadCommand(CLI::App& app) {
     addMeasurementOptions(*tune, o->measurement);
     tune->add_option("--db-wait", o->dbWait, "Seconds a write waits for another process's lock")
         ->capture_default_str();
-    addSharedOptions(*tune, *o);
+    addJsonFlag(*tune, *o);
     tune->callback([o, tune] {
         InterruptSignals signals;
         const WorkloadPlan plan = WorkloadFile::read(o->file, defaultsOf(*o, *tune));
@@ -150,7 +153,7 @@ void addWorkloadCommand(CLI::App& app) {
     resume->add_option("id", o->id, "Workload id (see `workload list`)")->required();
     resume->add_option("--db-wait", o->dbWait, "Seconds a write waits for another process's lock")
         ->capture_default_str();
-    addSharedOptions(*resume, *o);
+    addJsonFlag(*resume, *o);
     resume->callback([o] {
         InterruptSignals signals;
         std::unique_ptr<RecordStore> store = openStore(*o, true);
@@ -161,7 +164,7 @@ void addWorkloadCommand(CLI::App& app) {
     CLI::App* show = workload->add_subcommand(
         "show", "A workload's tasks: weight, trials, best time and share of the end-to-end latency");
     show->add_option("id", o->id, "Workload id (see `workload list`)")->required();
-    addSharedOptions(*show, *o);
+    addJsonFlag(*show, *o);
     show->callback([o] {
         const std::filesystem::path path = databasePath(*o);
         if (!std::filesystem::exists(path))
@@ -171,8 +174,8 @@ void addWorkloadCommand(CLI::App& app) {
     });
 
     CLI::App* list = workload->add_subcommand("list", "The workloads of the records database");
-    addSharedOptions(*list, *o);
     list->callback([o] { listWorkloads(*o); });
+    o->db = shareOption(*workload, "--db", "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
 }
 
 } // namespace ts::cli

@@ -27,9 +27,8 @@ public:
         std::string oracle;
         if (p.oracleMs && p.endToEndMs > 0)
             oracle = fmt::format(" ({:.3f}x the oracle {:.6g} ms)", p.endToEndMs / *p.oracleMs, *p.oracleMs);
-        std::string missing = p.tasksWithoutBest > 0 ? fmt::format(", {} tasks without a config yet",
-                                                                   p.tasksWithoutBest)
-                                                     : "";
+        std::string missing =
+            p.tasksWithoutBest > 0 ? fmt::format(", {} tasks without a config yet", p.tasksWithoutBest) : "";
         const WorkloadTask& task = m_run.tasks()[p.task.value_or(0)];
         m_line.update(fmt::format("[{}/{}] end-to-end {:.6g} ms{}{}, tuning task {}/{} \"{}\" ({} trials), "
                                   "{:.1f} s",
@@ -55,8 +54,9 @@ std::string targetOf(const WorkloadTaskPlan& task) {
     const SessionPlan& plan = task.plan;
     if (!plan.measuresKernel())
         return std::filesystem::path(plan.dataset).filename().string();
-    const std::string kernel =
-        !plan.kernel.kernel.empty() ? plan.kernel.kernel : std::filesystem::path(plan.kernel.kernelSpec).string();
+    const std::string kernel = !plan.kernel.kernel.empty()
+                                   ? plan.kernel.kernel
+                                   : std::filesystem::path(plan.kernel.kernelSpec).string();
     return plan.kernel.size.empty() ? kernel : fmt::format("{} {}", kernel, plan.kernel.size);
 }
 
@@ -97,7 +97,7 @@ void printWorkload(const RecordStore& store, std::int64_t id, bool json) {
         if (task.session)
             for (const StoredTrial& trial : store.trials(*task.session)) {
                 ++row.trials;
-                if (trial.status == "Ok" && std::isfinite(trial.objective))
+                if (trial.status == toString(MeasureStatus::Ok) && std::isfinite(trial.objective))
                     row.best = std::min(row.best.value_or(trial.objective), trial.objective);
             }
         trials += row.trials;
@@ -110,23 +110,21 @@ void printWorkload(const RecordStore& store, std::int64_t id, bool json) {
         return row.task->weight * *row.best / endToEnd;
     };
     if (json) {
-        nlohmann::ordered_json out{{"workload", id},
-                                   {"name", record->name},
-                                   {"status", record->status},
-                                   {"scheduler", record->scheduler},
-                                   {"scheduler_options", parseBoundedJson(record->options, "scheduler options")},
-                                   {"seed", record->seed},
-                                   {"budget", record->budget},
-                                   {"trials", trials},
-                                   {"end_to_end_ms", endToEnd},
-                                   {"tasks", nlohmann::ordered_json::array()}};
+        nlohmann::ordered_json out{
+            {"workload", id},
+            {"name", record->name},
+            {"status", record->status},
+            {"scheduler", record->scheduler},
+            {"scheduler_options", parseBoundedJson(record->options, "scheduler options")},
+            {"seed", record->seed},
+            {"budget", record->budget},
+            {"trials", trials},
+            {"end_to_end_ms", endToEnd},
+            {"tasks", nlohmann::ordered_json::array()}};
         for (const TaskRow& row : rows) {
-            nlohmann::ordered_json task{{"task", row.task->position + 1},
-                                        {"name", row.task->name},
-                                        {"target", row.target},
-                                        {"weight", row.task->weight},
-                                        {"trials", row.trials},
-                                        {"status", row.task->status}};
+            nlohmann::ordered_json task{{"task", row.task->position + 1}, {"name", row.task->name},
+                                        {"target", row.target},           {"weight", row.task->weight},
+                                        {"trials", row.trials},           {"status", row.task->status}};
             task["session"] = row.task->session ? nlohmann::ordered_json(*row.task->session) : nullptr;
             task["best_ms"] = row.best ? nlohmann::ordered_json(*row.best) : nullptr;
             task["share"] = share(row) ? nlohmann::ordered_json(*share(row)) : nullptr;
@@ -140,8 +138,8 @@ void printWorkload(const RecordStore& store, std::int64_t id, bool json) {
     fmt::print("workload {} \"{}\" ({}, {}): {} of {} trials, scheduler {}, end-to-end {:.6g} ms\n", id,
                record->name, record->device, record->status, trials, record->budget, record->scheduler,
                endToEnd);
-    fmt::print("{:>4}  {:<28} {:<34} {:>8} {:>7} {:>12} {:>7}  {:<8} {}\n", "task", "name", "target", "weight",
-               "trials", "best ms", "share", "status", "session");
+    fmt::print("{:>4}  {:<28} {:<34} {:>8} {:>7} {:>12} {:>7}  {:<8} {}\n", "task", "name", "target",
+               "weight", "trials", "best ms", "share", "status", "session");
     for (const TaskRow& row : rows) {
         const std::optional<double> part = share(row);
         fmt::print("{:>4}  {:<28} {:<34} {:>8.6g} {:>7} {:>12} {:>7}  {:<8} {}\n", row.task->position + 1,

@@ -173,8 +173,9 @@ void WorkloadRun::loadStoredTrials(std::size_t index) {
     if (record.session) {
         std::vector<WorkloadTask::Outcome> outcomes;
         for (const StoredTrial& trial : m_store.trials(*record.session))
-            outcomes.push_back(
-                {trial.batch, trial.status == "Ok" && std::isfinite(trial.objective), trial.objective});
+            outcomes.push_back({trial.batch,
+                                trial.status == toString(MeasureStatus::Ok) && std::isfinite(trial.objective),
+                                trial.objective});
         task.rebuildHistory(outcomes);
     }
     task.state().active = record.status != "done" && record.status != "failed";
