@@ -305,6 +305,8 @@ bool WorkloadRun::openTask(std::size_t index) {
     PreparedSession::Hooks hooks;
     hooks.warmStart = [this, label](const std::string& line) { say(fmt::format("{}: {}", label, line)); };
     hooks.notice = [](const std::string&) {}; // the budget is the workload's: its cap says nothing here
+    if (m_hooks.dataset && !task.plan().plan.measuresKernel())
+        hooks.dataset = m_hooks.dataset(task.plan().plan.dataset);
     std::unique_ptr<PreparedSession> session;
     try {
         if (task.record().session) {

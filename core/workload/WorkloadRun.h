@@ -33,6 +33,9 @@ public:
     struct Hooks {
         // Lines for the user: warm starts, notices, tasks given up.
         std::function<void(const std::string&)> notice;
+        // The replay dataset of a path when the caller has it loaded already (a benchmark running the same
+        // workload many times), else null; unset: every task reads its own.
+        std::function<std::shared_ptr<const Dataset>(const std::string& path)> dataset;
     };
 
     // The plan's checks, the scheduler and its options, and every task's session checks, naming the task.
