@@ -311,24 +311,31 @@ void TestTaskSchedulers::roundRobinEvenSplit() {
 }
 
 // Each task's trials end within one batch of total x w / sum(w) (every share is at least a batch, so the
-// warm-up round does not exceed one).
+// warm-up round does not exceed one). The second mix is one where leaving out the round to be given, or
+// comparing trials / weight instead of the deficit, ends a task 1.3 batches off.
 void TestTaskSchedulers::proportionalFormula() {
-    std::vector<SyntheticTask> tasks(6);
-    const std::vector<double> weights{1, 2, 3, 6, 0, 1.5};
-    for (std::size_t k = 0; k < tasks.size(); ++k)
-        tasks[k].weight = weights[k];
-    for (std::int64_t budget : {std::int64_t(500), std::int64_t(1203), std::int64_t(4000)}) {
-        const Simulation sim = simulate("proportional", kNoOptions, 0, tasks, budget);
-        QVERIFY(sim.violations.empty());
-        QCOMPARE(sim.spent, budget);
-        for (std::size_t k = 0; k < tasks.size(); ++k) {
-            const double share = static_cast<double>(budget) * weights[k] / 13.5;
-            QVERIFY2(std::abs(static_cast<double>(sim.states[k].trials) - share) <= kBatch,
-                     qPrintable(QString("budget %1, task %2: %3 trials for a share of %4")
-                                    .arg(budget)
-                                    .arg(k)
-                                    .arg(sim.states[k].trials)
-                                    .arg(share)));
+    const std::vector<std::pair<std::vector<double>, std::vector<std::int64_t>>> cases{
+        {{1, 2, 3, 6, 0, 1.5}, {500, 1203, 4000}}, {{4, 2, 1, 1, 16}, {1049}}};
+    for (const auto& [weights, budgets] : cases) {
+        std::vector<SyntheticTask> tasks;
+        double sum = 0.0;
+        for (double weight : weights) {
+            tasks.push_back(task(weight));
+            sum += weight;
+        }
+        for (std::int64_t budget : budgets) {
+            const Simulation sim = simulate("proportional", kNoOptions, 0, tasks, budget);
+            QVERIFY(sim.violations.empty());
+            QCOMPARE(sim.spent, budget);
+            for (std::size_t k = 0; k < tasks.size(); ++k) {
+                const double share = static_cast<double>(budget) * weights[k] / sum;
+                QVERIFY2(std::abs(static_cast<double>(sim.states[k].trials) - share) <= kBatch,
+                         qPrintable(QString("budget %1, task %2: %3 trials for a share of %4")
+                                        .arg(budget)
+                                        .arg(k)
+                                        .arg(sim.states[k].trials)
+                                        .arg(share)));
+            }
         }
     }
 }
