@@ -311,11 +311,11 @@ void TestTaskSchedulers::roundRobinEvenSplit() {
 }
 
 // Each task's trials end within one batch of total x w / sum(w) (every share is at least a batch, so the
-// warm-up round does not exceed one). The second mix is one where leaving out the round to be given, or
-// comparing trials / weight instead of the deficit, ends a task 1.3 batches off.
+// warm-up round does not exceed one). In the second mix, comparing trials / weight instead of the deficits
+// ends a task 1.3 batches off; in the third, leaving the round to be given out of the shares does.
 void TestTaskSchedulers::proportionalFormula() {
     const std::vector<std::pair<std::vector<double>, std::vector<std::int64_t>>> cases{
-        {{1, 2, 3, 6, 0, 1.5}, {500, 1203, 4000}}, {{4, 2, 1, 1, 16}, {1049}}};
+        {{1, 2, 3, 6, 0, 1.5}, {500, 1203, 4000}}, {{4, 2, 1, 1, 16}, {1049}}, {{0.3, 20, 0.5, 0.5}, {874}}};
     for (const auto& [weights, budgets] : cases) {
         std::vector<SyntheticTask> tasks;
         double sum = 0.0;
