@@ -15,13 +15,14 @@ const SchedulerRegistry& SchedulerRegistry::builtin() {
         SchedulerRegistry r;
         r.add(
             {RoundRobinScheduler::kName,
-             "The tasks take rounds in turn, whatever their weight (MetaSchedule's round robin).",
+             "The tasks take rounds in turn, whatever their weight (MetaSchedule's round robin); a task of "
+             "weight 0 takes none.",
              {},
              [](const StrategyOptions&, std::uint64_t) { return std::make_unique<RoundRobinScheduler>(); }});
         r.add(
             {ProportionalScheduler::kName,
              "Each task gets total x weight / sum(weights) of the trials: the task furthest below its share "
-             "takes the next round.",
+             "takes the next round; a failed or exhausted task's share goes to the others.",
              {},
              [](const StrategyOptions&, std::uint64_t) {
                  return std::make_unique<ProportionalScheduler>();
