@@ -405,6 +405,12 @@ void TestTaskSchedulers::gradientSimilarTaskCredit() {
     std::vector<TaskState> noFlops = tasks;
     noFlops[1].flops.reset();
     QCOMPARE(scheduler->next(noFlops, 0, 100), std::optional<std::size_t>(0));
+    // Nor with flops that are no work.
+    for (double flops : {0.0, -1e9, std::nan("")}) {
+        std::vector<TaskState> badFlops = tasks;
+        badFlops[1].flops = flops;
+        QCOMPARE(scheduler->next(badFlops, 0, 100), std::optional<std::size_t>(0));
+    }
     // Alone in its group: no credit.
     std::vector<TaskState> alone = tasks;
     alone[2].group = "conv2d";

@@ -17,8 +17,10 @@ double throughput(const TaskState& task) {
     return *task.flops / task.best();
 }
 
+// Flops that are not a positive finite number say nothing of how fast the task could be.
 bool hasThroughput(const TaskState& task) {
-    return task.flops && task.hasBest() && task.best() > 0.0;
+    return task.flops && std::isfinite(*task.flops) && *task.flops > 0.0 && task.hasBest() &&
+           task.best() > 0.0;
 }
 
 } // namespace
