@@ -7,6 +7,7 @@ namespace ts::cli {
 // Each adds one subcommand to the app; its callback does the work and throws ts::Error on bad input.
 void addInfoCommand(CLI::App& app);
 void addStrategiesCommand(CLI::App& app);
+void addSchedulersCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
 void addRecordsCommand(CLI::App& app);

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", TUNESCOPE_VERSION);
     ts::cli::addInfoCommand(app);
     ts::cli::addStrategiesCommand(app);
+    ts::cli::addSchedulersCommand(app);
     ts::cli::addTuneCommand(app);
     ts::cli::addCompareCommand(app);
     ts::cli::addScoreCommand(app);

@@ -20,6 +20,14 @@ std::string shown(const std::string& text) {
     return text.size() <= kShownLength ? text : text.substr(0, kShownLength) + "...";
 }
 
+// "Strategy" for "strategy": the kind opens a sentence.
+std::string capitalized(std::string_view kind) {
+    std::string text(kind);
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
+        text[0] = static_cast<char>(text[0] - 'a' + 'A');
+    return text;
+}
+
 enum class Parsed { Ok, NotANumber, OutOfRange };
 
 Parsed parseInteger(const std::string& text, std::int64_t& value) {
@@ -95,7 +103,7 @@ std::optional<std::string> problemWith(const OptionSpec& spec, const std::string
 } // namespace
 
 StrategyOptions::StrategyOptions(const std::string& strategy, const std::vector<OptionSpec>& table,
-                                 const std::map<std::string, std::string>& given) {
+                                 const std::map<std::string, std::string>& given, std::string_view kind) {
     for (const OptionSpec& spec : table) {
         m_values[spec.name] = spec.defaultValue;
         m_types[spec.name] = spec.type;
@@ -106,13 +114,13 @@ StrategyOptions::StrategyOptions(const std::string& strategy, const std::vector<
             std::string known;
             for (const OptionSpec& spec : table)
                 known += (known.empty() ? "" : ", ") + spec.name;
-            throw Error(fmt::format("Strategy \"{}\" has no option \"{}\" (its options: {}).", strategy, name,
-                                    known.empty() ? "none" : known));
+            throw Error(fmt::format("{} \"{}\" has no option \"{}\" (its options: {}).", capitalized(kind),
+                                    strategy, name, known.empty() ? "none" : known));
         }
         const OptionSpec& spec = *std::find_if(
             table.begin(), table.end(), [&](const OptionSpec& row) { return row.name == type->first; });
         if (auto problem = problemWith(spec, value))
-            throw Error(fmt::format("Option \"{}\" of strategy \"{}\" is \"{}\", {}.", name, strategy,
+            throw Error(fmt::format("Option \"{}\" of {} \"{}\" is \"{}\", {}.", name, kind, strategy,
                                     shown(value), *problem));
         m_values[name] = value;
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ts {
@@ -18,8 +19,9 @@ public:
     StrategyOptions() = default;
     // Throws Error, one sentence naming the strategy, the option, the value and what the option accepts,
     // when a name is unknown or a value does not parse or lies outside the table's range or choices.
+    // `kind` names what owns the table in that sentence ("strategy", "scheduler"), in lower case.
     StrategyOptions(const std::string& strategy, const std::vector<OptionSpec>& table,
-                    const std::map<std::string, std::string>& given);
+                    const std::map<std::string, std::string>& given, std::string_view kind = "strategy");
 
     std::int64_t integer(const std::string& name) const;
     double real(const std::string& name) const;

@@ -1,48 +1,78 @@
-// TEMPORARY stub (see the header).
 #include "workload/SchedulerRegistry.h"
 
 #include "util/Error.h"
+#include "workload/GradientScheduler.h"
+#include "workload/ProportionalScheduler.h"
+#include "workload/RoundRobinScheduler.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ts {
 
-namespace {
-class StubRoundRobin : public TaskScheduler {
-public:
-    std::string name() const override { return "round_robin"; }
-    std::optional<std::size_t> next(const std::vector<TaskState>& tasks, std::uint64_t round,
-                                    std::int64_t) const override {
-        for (std::size_t k = 0; k < tasks.size(); ++k) {
-            std::size_t i = (round + k) % tasks.size();
-            if (tasks[i].active)
-                return i;
-        }
-        return std::nullopt;
-    }
-};
-} // namespace
-
 const SchedulerRegistry& SchedulerRegistry::builtin() {
-    static SchedulerRegistry registry;
+    static const SchedulerRegistry registry = [] {
+        SchedulerRegistry r;
+        r.add(
+            {RoundRobinScheduler::kName,
+             "The tasks take rounds in turn, whatever their weight (MetaSchedule's round robin); a task of "
+             "weight 0 takes none.",
+             {},
+             [](const StrategyOptions&, std::uint64_t) { return std::make_unique<RoundRobinScheduler>(); }});
+        r.add(
+            {ProportionalScheduler::kName,
+             "Each task gets total x weight / sum(weights) of the trials: the task furthest below its share "
+             "takes the next round; a failed or exhausted task's share goes to the others.",
+             {},
+             [](const StrategyOptions&, std::uint64_t) {
+                 return std::make_unique<ProportionalScheduler>();
+             }});
+        r.add({GradientScheduler::kName,
+               "Ansor's task scheduler: the next round goes to the task whose round is expected to lower the "
+               "weighted end-to-end latency the most (recent improvement, optimistic guess, similar-task "
+               "credit), with epsilon-greedy exploration.",
+               GradientScheduler::optionTable(), [](const StrategyOptions& options, std::uint64_t seed) {
+                   return std::make_unique<GradientScheduler>(options, seed);
+               }});
+        return r;
+    }();
     return registry;
 }
 
+void SchedulerRegistry::add(Entry entry) {
+    std::string name = entry.name;
+    m_entries[name] = std::move(entry);
+}
+
+std::vector<std::string> SchedulerRegistry::names() const {
+    std::vector<std::string> result;
+    for (const auto& [name, entry] : m_entries)
+        result.push_back(name);
+    return result;
+}
+
 const SchedulerRegistry::Entry& SchedulerRegistry::entry(const std::string& name) const {
-    static Entry e{"round_robin", "", {}};
-    if (name != "round_robin" && name != "gradient" && name != "proportional")
-        throw Error("unknown scheduler " + name);
-    return e;
+    auto it = m_entries.find(name);
+    if (it == m_entries.end())
+        throw Error(fmt::format("Unknown scheduler \"{}\" (known: {}).", name, fmt::join(names(), ", ")));
+    return it->second;
+}
+
+StrategyOptions SchedulerRegistry::options(const std::string& name,
+                                           const std::map<std::string, std::string>& given) const {
+    const Entry& e = entry(name);
+    return StrategyOptions(e.name, e.options, given, "scheduler");
+}
+
+std::string SchedulerRegistry::optionsJson(const std::string& name,
+                                           const std::map<std::string, std::string>& given) const {
+    return options(name, given).toJson();
 }
 
 std::unique_ptr<TaskScheduler> SchedulerRegistry::create(const std::string& name,
-                                                         const std::map<std::string, std::string>&,
-                                                         std::uint64_t) const {
-    entry(name);
-    return std::make_unique<StubRoundRobin>();
-}
-
-std::string SchedulerRegistry::optionsJson(const std::string&,
-                                           const std::map<std::string, std::string>&) const {
-    return "{}";
+                                                         const std::map<std::string, std::string>& given,
+                                                         std::uint64_t seed) const {
+    return entry(name).create(options(name, given), seed);
 }
 
 } // namespace ts

@@ -12,4 +12,12 @@ double endToEndLatency(const std::vector<TaskState>& tasks) {
     return total;
 }
 
+std::vector<std::size_t> schedulableTasks(const std::vector<TaskState>& tasks) {
+    std::vector<std::size_t> result;
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+        if (tasks[i].schedulable())
+            result.push_back(i);
+    return result;
+}
+
 } // namespace ts

@@ -14,10 +14,11 @@ namespace ts {
 // Ansor's task scheduler). The workload runs one round at a time: the chosen task's session proposes and
 // measures one batch, then the scheduler is asked again.
 //
-// Rules every scheduler keeps (tests/TestTaskSchedulers): it returns an active task, or nullopt when none is;
-// it never starves a task of positive weight to zero trials (the workload gives every task one round before
-// asking: warm-up); it is deterministic: the answer depends only on its options, its seed, `round` and the
-// states, never on earlier calls, so that a resumed workload schedules as the uninterrupted one would.
+// Rules every scheduler keeps (tests/TestTaskSchedulers): it returns a schedulable task (active, of positive
+// weight: TaskState::schedulable), or nullopt when none is, and then the workload is done; it never starves a
+// task of positive weight to zero trials (the workload gives every such task one round before asking:
+// warm-up); it is deterministic: the answer depends only on its options, its seed, `round` and the states,
+// never on earlier calls, so that a resumed workload schedules as the uninterrupted one would.
 class TaskScheduler {
 public:
     virtual ~TaskScheduler() = default;
@@ -33,5 +34,8 @@ public:
 // The weighted end-to-end latency the schedulers minimise: sum over tasks of weight x best time, over the
 // tasks that have a best (the others are left out).
 double endToEndLatency(const std::vector<TaskState>& tasks);
+
+// The indices of the schedulable tasks, in order.
+std::vector<std::size_t> schedulableTasks(const std::vector<TaskState>& tasks);
 
 } // namespace ts

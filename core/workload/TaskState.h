@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -27,6 +28,11 @@ struct TaskState {
     bool active = true;
 
     double best() const { return bestHistory.empty() ? kNoBest : bestHistory.back(); }
+    bool hasBest() const { return best() != kNoBest; }
+    std::size_t rounds() const { return bestHistory.size(); }
+    // Whether a scheduler may give it a round: it can take trials and they count. A task of weight 0 is kept
+    // at its default config: the warm-up gives it no round and no scheduler does.
+    bool schedulable() const { return active && weight > 0.0; }
 };
 
 } // namespace ts
