@@ -2,11 +2,11 @@
 
 namespace ts::gui {
 
-void WorkloadHistory::add(const WorkloadProgress& progress) {
+void WorkloadHistory::add(const WorkloadProgress& progress, std::size_t failedTasks) {
     Round round;
     round.trials = progress.trials;
     round.endToEndMs = progress.endToEndMs;
-    round.complete = progress.tasksWithoutBest == 0;
+    round.complete = progress.tasksWithoutBest <= failedTasks;
     round.perTask = progress.trialsPerTask;
     round.perTask.resize(m_tasks, 0);
     m_rounds.push_back(std::move(round));

@@ -14,9 +14,11 @@ namespace ts::gui {
 // points, testable without pixels. UI thread only.
 class WorkloadHistory {
 public:
-    explicit WorkloadHistory(QString label = {}, std::size_t tasks = 0) : m_label(std::move(label)), m_tasks(tasks) {}
+    explicit WorkloadHistory(QString label = {}, std::size_t tasks = 0)
+        : m_label(std::move(label)), m_tasks(tasks) {}
 
-    void add(const WorkloadProgress& progress);
+    // `failedTasks`: how many tasks of positive weight had failed by then (they never get a best).
+    void add(const WorkloadProgress& progress, std::size_t failedTasks = 0);
 
     const QString& label() const { return m_label; }
     std::size_t taskCount() const { return m_tasks; }
@@ -25,7 +27,7 @@ public:
     std::optional<double> oracleMs() const { return m_oracle; }
 
     // Weighted end-to-end latency (ms) against total trials, from the first round after which every task of
-    // positive weight has a best (before that the sum leaves tasks out and is no estimate of the model).
+    // positive weight has a best or has failed (before that the sum leaves out tasks still to be measured).
     QList<QPointF> endToEnd() const;
     // Trials spent per task against total trials, stacked: entry k is the sum of tasks 0..k, one point per
     // round (and the origin), so that area k lies between curves k-1 and k.
@@ -35,7 +37,7 @@ private:
     struct Round {
         std::int64_t trials = 0;
         double endToEndMs = 0.0;
-        bool complete = false; // every task of positive weight has a best
+        bool complete = false; // every task of positive weight has a best or has failed
         std::vector<std::int64_t> perTask;
     };
     QString m_label;

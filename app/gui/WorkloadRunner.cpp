@@ -28,7 +28,8 @@ public:
         });
     }
     void roundFinished(const WorkloadProgress& progress) override {
-        post([update = WorkloadUpdate{progress, m_best}](WorkloadRunner& r) { emit r.roundFinished(update); });
+        post(
+            [update = WorkloadUpdate{progress, m_best}](WorkloadRunner& r) { emit r.roundFinished(update); });
     }
 
 private:

@@ -26,8 +26,9 @@ struct WorkloadUpdate {
 };
 
 // Runs one workload on a worker thread: core's WorkloadRun is created there with its own
-// RecordStore connection (a new workload record), and what its observer hears reaches the UI thread as queued signals. Owned and
-// driven by the UI thread; pause/resume/cancel only forward to the core run (they take effect between rounds).
+// RecordStore connection (a new workload record), and what its observer hears reaches the UI thread as queued
+// signals. Owned and driven by the UI thread; pause/resume/cancel only forward to the core run (they take
+// effect between rounds).
 class WorkloadRunner : public QObject {
     Q_OBJECT
 public:
@@ -61,7 +62,8 @@ signals:
     void taskOpened(int task, qint64 sessionId);
     void taskFailed(int task, const QString& error);
     void roundFinished(const ts::gui::WorkloadUpdate& update);
-    // stop is core's WorkloadStop name ("budget", "done", "cancelled"), or "failed" with the error's sentence.
+    // stop is core's WorkloadStop name ("budget", "done", "cancelled"), or "failed" with the error's
+    // sentence.
     void finished(const QString& stop, const QString& error);
 
 private:

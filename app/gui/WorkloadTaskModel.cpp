@@ -162,8 +162,8 @@ QVariant WorkloadTaskModel::data(const QModelIndex& index, int role) const {
 QVariant WorkloadTaskModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const kTitles[ColumnCount] = {"task",  "kernel / dataset", "size",   "weight", "trials",
-                                                     "best (ms)", "share",         "status", "session"};
+    static const char* const kTitles[ColumnCount] = {
+        "task", "kernel / dataset", "size", "weight", "trials", "best (ms)", "share", "status", "session"};
     return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

@@ -324,8 +324,11 @@ void WorkloadView::rebuildAreas(const WorkloadPlan& plan) {
 
 void WorkloadView::onRound(const WorkloadUpdate& update) {
     m_model->applyUpdate(update);
+    std::size_t failed = 0;
+    for (const WorkloadTaskModel::Row& row : m_model->rows())
+        failed += row.status == "failed" && row.weight > 0 ? 1 : 0;
     if (!m_runs.empty())
-        m_runs.back().history.add(update.progress);
+        m_runs.back().history.add(update.progress, failed);
     m_last = update.progress;
     m_dirty = true;
     updateProgress();
@@ -333,7 +336,8 @@ void WorkloadView::onRound(const WorkloadUpdate& update) {
     QString text = tr("Round %1").arg(p.rounds);
     if (p.task && *p.task < m_model->rows().size())
         text += tr(", task %1").arg(m_model->rows()[*p.task].name);
-    text += tr(": %1 of %2 trials, end-to-end %3 ms").arg(p.trials).arg(p.budget).arg(p.endToEndMs, 0, 'g', 5);
+    text +=
+        tr(": %1 of %2 trials, end-to-end %3 ms").arg(p.trials).arg(p.budget).arg(p.endToEndMs, 0, 'g', 5);
     if (p.tasksWithoutBest > 0)
         text += tr(" (%n task(s) without a best yet)", nullptr, static_cast<int>(p.tasksWithoutBest));
     if (p.oracleMs)
@@ -434,9 +438,10 @@ void WorkloadView::updateProgress() {
     if (m_runner.isPaused())
         text += tr(", paused");
     else if (m_runner.isRunning() && m_last->trials > 0 && m_last->budget > m_last->trials)
-        text += tr(", ETA %1")
-                    .arg(formatSeconds(m_last->elapsedS * static_cast<double>(m_last->budget - m_last->trials) /
-                                       static_cast<double>(m_last->trials)));
+        text +=
+            tr(", ETA %1")
+                .arg(formatSeconds(m_last->elapsedS * static_cast<double>(m_last->budget - m_last->trials) /
+                                   static_cast<double>(m_last->trials)));
     m_eta->setText(text);
 }
 
