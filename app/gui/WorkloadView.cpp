@@ -84,8 +84,9 @@ WorkloadView::WorkloadView(ErrorReporter& errors, QWidget* parent)
     charts->addWidget(endToEnd);
     charts->addWidget(trials);
     splitter->addWidget(charts);
-    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
+    splitter->setSizes({170, 510}); // a few task rows visible, the charts get the room
     layout->addWidget(splitter, 1);
 
     m_timer->setInterval(kRefreshIntervalMs);
@@ -121,10 +122,16 @@ WorkloadView::~WorkloadView() {
 
 QWidget* WorkloadView::buildForm() {
     auto* form = new QWidget(this);
-    auto* row = new QHBoxLayout(form);
-    row->setContentsMargins(0, 0, 0, 0);
+    auto* rows = new QVBoxLayout(form);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    auto* controls = new QHBoxLayout;
+    rows->addLayout(row);
+    rows->addLayout(controls);
     m_source = new QComboBox(form);
     m_source->addItem(tr("demo: replay of 3 bundled datasets"), QString());
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setMinimumContentsLength(16);
     m_source->setToolTip(tr("The workload: the demo replay workload or a workload file"));
     auto* open = new QPushButton(tr("Open..."), form);
     open->setToolTip(tr("Add a workload file (JSON) to the list"));
@@ -143,7 +150,6 @@ QWidget* WorkloadView::buildForm() {
     m_stop = new QPushButton(tr("Stop"), form);
     m_progress = new QProgressBar(form);
     m_progress->setFormat("%v / %m");
-    m_progress->setMaximumWidth(220);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_eta = new QLabel(form);
@@ -155,10 +161,11 @@ QWidget* WorkloadView::buildForm() {
     row->addWidget(m_budget);
     row->addWidget(new QLabel(tr("seed"), form));
     row->addWidget(m_seed);
+    row->addStretch();
     for (QPushButton* button : {m_start, m_pause, m_resume, m_stop})
-        row->addWidget(button);
-    row->addWidget(m_progress);
-    row->addWidget(m_eta);
+        controls->addWidget(button);
+    controls->addWidget(m_progress, 1);
+    controls->addWidget(m_eta, 1);
     connect(open, &QPushButton::clicked, this, &WorkloadView::chooseWorkloadFile);
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
     connect(m_pause, &QPushButton::clicked, &m_runner, &WorkloadRunner::pause);
@@ -171,7 +178,7 @@ void WorkloadView::buildCharts(QWidget* parent, QWidget*& endToEnd, QWidget*& tr
     m_endToEndView = charts::makeChartView(tr("Weighted end-to-end latency vs total trials"), parent);
     QChart* chart = m_endToEndView->chart();
     m_endToEndX = charts::makeAxis(tr("total trials"), false);
-    m_endToEndY = charts::makeAxis(tr("sum of weight x best (ms)"), false);
+    m_endToEndY = charts::makeAxis(tr("weighted ms"), false);
     chart->addAxis(m_endToEndX, Qt::AlignBottom);
     chart->addAxis(m_endToEndY, Qt::AlignLeft);
     m_oracle = new QLineSeries;
