@@ -261,6 +261,15 @@ private slots:
         }
         QCOMPARE(rounds.count(), held);
         QVERIFY(view->runner().isRunning());
+        // A task still tuning opens with the trials stored so far: as many as the table counts for it.
+        {
+            const int row = view->proxy()->mapFromSource(view->taskModel()->index(1, 0)).row();
+            const WorkloadTaskModel::Row& task = view->taskModel()->rows()[1];
+            QCOMPARE(task.status, QString("tuning"));
+            view->taskTable()->selectRow(row);
+            QCOMPARE(m_window->runData().info().sessionId, *task.session);
+            QCOMPARE(static_cast<std::int64_t>(m_window->runData().trials().size()), task.trials);
+        }
 
         QTest::mouseClick(view->resumeButton(), Qt::LeftButton);
         QVERIFY(!view->runner().isPaused());
