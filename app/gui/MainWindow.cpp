@@ -10,6 +10,7 @@
 #include "SessionLoader.h"
 #include "TaskPanel.h"
 #include "TrialDetailsView.h"
+#include "WorkloadView.h"
 
 #include "hardware/CpuInfo.h"
 #include "kernels/KernelCatalog.h"
@@ -62,7 +63,7 @@ QString formatSeconds(double s) {
 } // namespace
 
 QStringList MainWindow::viewNames() {
-    return {"convergence", "costmodel", "hardware", "explorer", "comparison", "records"};
+    return {"convergence", "costmodel", "hardware", "explorer", "comparison", "records", "workload"};
 }
 
 MainWindow::MainWindow(QWidget* parent)
@@ -91,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_explorer = new ExplorerView(m_data, this);
     m_comparison = new ComparisonView(*m_errors, this);
     m_records = new RecordsView(*m_errors, this);
+    m_workload = new WorkloadView(*m_errors, this);
     m_details = new TrialDetailsView(m_data, this);
     m_runViews = {m_convergence, m_costModel, m_hardware, m_explorer, m_details};
     m_costModel->setMinimumInterval(250);
@@ -106,7 +108,8 @@ MainWindow::MainWindow(QWidget* parent)
              {"hardware", tr("Hardware"), m_hardware},
              {"explorer", tr("Explorer"), m_explorer},
              {"comparison", tr("Comparison"), m_comparison},
-             {"records", tr("Records"), m_records}})
+             {"records", tr("Records"), m_records},
+             {"workload", tr("Workload"), m_workload}})
         tabifyDockWidget(first, addViewDock(name, title, widget));
     first->raise();
     resizeDocks({m_taskDock, first, m_detailsDock}, {330, 900, 300}, Qt::Horizontal);
@@ -142,6 +145,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_records, &RecordsView::openRequested, this, &MainWindow::openSession);
     connect(m_records, &RecordsView::resumeRequested, this, [this](qint64 id) { resumeSession(id); });
+    // A workload's task shows its session (stored trials, even while the workload tunes it) in every view.
+    connect(m_workload, &WorkloadView::taskSelected, this, &MainWindow::openSession);
+    connect(m_workload, &WorkloadView::started, m_records, &RecordsView::reload);
+    connect(m_workload, &WorkloadView::finished, m_records, &RecordsView::reload);
     connect(&m_data, &RunData::selectionChanged, this, [this](int row) {
         if (row >= 0 && !m_detailsDock->isVisible())
             m_detailsDock->show();
@@ -152,6 +159,7 @@ MainWindow::MainWindow(QWidget* parent)
     addCatalogKernels();
     restoreSettings();
     m_records->setDatabasePath(m_databasePath);
+    m_workload->setDatabasePath(m_databasePath);
     updateButtons();
 }
 
@@ -346,6 +354,7 @@ void MainWindow::chooseDatabaseFile() {
 void MainWindow::setDatabasePath(const QString& path) {
     m_databasePath = path;
     m_records->setDatabasePath(path);
+    m_workload->setDatabasePath(path);
 }
 
 bool MainWindow::isLoading() const {
@@ -624,6 +633,8 @@ void MainWindow::tileViews() {
     splitDockWidget(docks[0], docks[3], Qt::Vertical);
     splitDockWidget(docks[1], docks[4], Qt::Vertical);
     splitDockWidget(docks[2], docks[5], Qt::Vertical);
+    tabifyDockWidget(docks[5], docks[6]); // the workload behind the records
+    docks[5]->raise();
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -640,6 +651,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     saveSettings();
     m_runner.cancel();
     m_runner.wait();
+    m_workload->runner().cancel();
+    m_workload->runner().wait();
     QMainWindow::closeEvent(event);
 }
 

@@ -35,6 +35,7 @@ class RecordsView;
 class RunView;
 class TaskPanel;
 class TrialDetailsView;
+class WorkloadView;
 
 // The workbench window: the task panel (left dock), one dock per view (tabified), the trial details dock,
 // a status bar with progress and ETA. It adapts core to Qt: sessions run on a SessionRunner's worker thread,
@@ -42,7 +43,8 @@ class TrialDetailsView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // View names for --view and showView(): convergence, costmodel, hardware, explorer, comparison, records.
+    // View names for --view and showView(): convergence, costmodel, hardware, explorer, comparison, records,
+    // workload.
     static QStringList viewNames();
 
     explicit MainWindow(QWidget* parent = nullptr);
@@ -57,6 +59,7 @@ public:
     ExplorerView* explorerView() const { return m_explorer; }
     ComparisonView* comparisonView() const { return m_comparison; }
     RecordsView* recordsView() const { return m_records; }
+    WorkloadView* workloadView() const { return m_workload; }
     HardwareView* hardwareView() const { return m_hardware; }
     TrialDetailsView* detailsView() const { return m_details; }
     QWidget* view(const QString& name) const;
@@ -151,6 +154,7 @@ private:
     ExplorerView* m_explorer;
     ComparisonView* m_comparison;
     RecordsView* m_records;
+    WorkloadView* m_workload;
     TrialDetailsView* m_details;
     std::vector<RunView*> m_runViews;
     std::map<QString, QDockWidget*> m_docks;

@@ -3,6 +3,7 @@
 #include "ComparisonView.h"
 #include "ErrorReporter.h"
 #include "MainWindow.h"
+#include "WorkloadView.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -55,6 +56,17 @@ void ScreenshotDriver::shoot() {
         connect(comparison, &ComparisonView::finished, this, &ScreenshotDriver::shoot, Qt::QueuedConnection);
         if (!comparison->start())
             fail("The comparison for the screenshot did not start.");
+        return;
+    }
+    // The workload view shows a workload: the demo replay workload under two schedulers, overlaid.
+    WorkloadView* workload = m_window.workloadView();
+    if (m_options.view == "workload" && workload->runCount() < 2 && !workload->runner().isRunning()) {
+        m_window.runner().pause();
+        workload->configure(workload->runCount() == 0 ? "round_robin" : "gradient", 150, 1);
+        if (workload->runCount() == 0)
+            connect(workload, &WorkloadView::finished, this, &ScreenshotDriver::shoot, Qt::QueuedConnection);
+        if (!workload->start())
+            fail("The workload for the screenshot did not start.");
         return;
     }
     if (m_options.view == "all")
