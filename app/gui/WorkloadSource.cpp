@@ -1,11 +1,8 @@
 #include "WorkloadSource.h"
 
-#include "util/BoundedJson.h"
-#include "util/Error.h"
+#include "workload/WorkloadFile.h"
 
 #include <QFileInfo>
-#include <fmt/format.h>
-#include <fstream>
 
 namespace ts::gui::workloads {
 
@@ -33,16 +30,7 @@ WorkloadPlan demo() {
 }
 
 WorkloadPlan readFile(const QString& path) {
-    const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw Error(fmt::format("Cannot read the workload file {}.", file));
-    const nlohmann::json json = parseBoundedJson(in, file);
-    if (json.is_discarded() || !json.is_object())
-        throw Error(fmt::format("The workload file {} is not a JSON object.", file));
-    WorkloadPlan plan = WorkloadPlan::fromJson(json, file);
-    plan.file = file;
-    return plan;
+    return WorkloadFile::read(QFileInfo(path).absoluteFilePath().toStdString(), WorkloadDefaults{});
 }
 
 } // namespace ts::gui::workloads

@@ -11,9 +11,8 @@ namespace ts::gui::workloads {
 // convolution), each task tuned by the default strategy. The caller sets scheduler, budget and seed.
 WorkloadPlan demo();
 
-// A workload read from a file. Throws ts::Error with one sentence naming the file.
-// TODO(lead, at merge): read it with core's WorkloadFile (docs/workloads.md); today this reads the plan's
-// own JSON (WorkloadPlan::toJson), which is also what a workload record stores.
+// A workload file (docs/workloads.md) read by core's WorkloadFile; the caller sets scheduler, budget and
+// seed. Throws ts::Error with one sentence naming the file.
 WorkloadPlan readFile(const QString& path);
 
 } // namespace ts::gui::workloads

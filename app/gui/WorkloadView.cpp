@@ -6,6 +6,7 @@
 #include "WorkloadTaskModel.h"
 
 #include "records/RecordStore.h"
+#include "workload/SchedulerRegistry.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -35,8 +36,12 @@ namespace {
 constexpr int kRefreshIntervalMs = 100; // 10 Hz while a workload runs
 constexpr int kMaxRuns = 12;            // end-to-end overlays kept; the oldest goes first
 
-// TODO(lead, at merge): list SchedulerRegistry::builtin()'s names once the real registry lands.
-const QStringList kSchedulers = {"gradient", "proportional", "round_robin"};
+QStringList schedulerNames() {
+    QStringList names;
+    for (const std::string& name : SchedulerRegistry::builtin().names())
+        names << QString::fromStdString(name);
+    return names;
+}
 
 QString formatSeconds(double s) {
     if (s < 60)
@@ -136,7 +141,8 @@ QWidget* WorkloadView::buildForm() {
     auto* open = new QPushButton(tr("Open..."), form);
     open->setToolTip(tr("Add a workload file (JSON) to the list"));
     m_scheduler = new QComboBox(form);
-    m_scheduler->addItems(kSchedulers);
+    m_scheduler->addItems(schedulerNames());
+    m_scheduler->setCurrentText(SchedulerRegistry::kDefault);
     m_scheduler->setToolTip(tr("Which task gets the next batch"));
     m_budget = new QSpinBox(form);
     m_budget->setRange(1, 10'000'000);
