@@ -54,8 +54,10 @@ std::vector<std::string> stringList(const nlohmann::ordered_json& value) {
 
 // The kernel variant's constraints of a cpu or cuda session: those stored with it, else those of its kernel
 // spec file now (sessions recorded before the constraints were stored). Adds a warning when neither is there.
-std::vector<std::string> kernelConstraints(const SessionRecord& session, const nlohmann::ordered_json& settings,
-                                           std::vector<std::string>& names, std::vector<std::string>& warnings) {
+std::vector<std::string> kernelConstraints(const SessionRecord& session,
+                                           const nlohmann::ordered_json& settings,
+                                           std::vector<std::string>& names,
+                                           std::vector<std::string>& warnings) {
     if (const auto it = settings.find(DeploymentBuilder::kKernelConstraintsKey); it != settings.end())
         return stringList(*it);
     const nlohmann::ordered_json kernel = settings.value("kernel", nlohmann::ordered_json::object());

@@ -64,8 +64,8 @@ inline const char* ruleName(Rule rule) {
 // parameters), + - * / // % ** and unary + -, comparisons == != < <= > >= (chained: a <= b <= c), `in` and
 // `not in` (a list display [x, y] or a string), and/or/not, `x if c else y`, parentheses, and the calls
 // min(a, b, ...), max(a, b, ...), abs, int, float and bool. Arithmetic follows Python: ints are exact 64-bit
-// (a float on overflow), / gives a float, // and % round toward negative infinity. Evaluation never throws and
-// never recurses: a program is a list of stack-machine instructions whose stack depth is known.
+// (a float on overflow), / gives a float, // and % round toward negative infinity. Evaluation never throws
+// and never recurses: a program is a list of stack-machine instructions whose stack depth is known.
 // ---------------------------------------------------------------------------------------------------------
 
 // The longest constraint text, the most constraints of one entry, the deepest nesting of brackets, calls and
@@ -78,15 +78,15 @@ inline constexpr std::size_t kMaxConstraintStack = 256;
 namespace constraint {
 
 enum class Op : std::uint8_t {
-    Int,         // push i
-    Float,       // push d
-    Str,         // push strings[s]
-    Size,        // push the asked shape's size number i
-    Param,       // push the entry's parameter named strings[s]
-    Neg,         // unary -
-    Pos,         // unary +
-    Not,         // not
-    Add,         // binary operators: [x, y] -> [x op y]
+    Int,   // push i
+    Float, // push d
+    Str,   // push strings[s]
+    Size,  // push the asked shape's size number i
+    Param, // push the entry's parameter named strings[s]
+    Neg,   // unary -
+    Pos,   // unary +
+    Not,   // not
+    Add,   // binary operators: [x, y] -> [x op y]
     Sub,
     Mul,
     Div,
@@ -148,8 +148,12 @@ inline Value strValue(std::string_view v) {
     r.s = v;
     return r;
 }
-inline bool isNumber(const Value& v) { return v.kind != Value::Kind::Str; }
-inline double asDouble(const Value& v) { return v.kind == Value::Kind::Int ? static_cast<double>(v.i) : v.d; }
+inline bool isNumber(const Value& v) {
+    return v.kind != Value::Kind::Str;
+}
+inline double asDouble(const Value& v) {
+    return v.kind == Value::Kind::Int ? static_cast<double>(v.i) : v.d;
+}
 inline bool truthy(const Value& v) {
     return v.kind == Value::Kind::Int ? v.i != 0 : v.kind == Value::Kind::Float ? v.d != 0.0 : !v.s.empty();
 }
@@ -160,8 +164,12 @@ inline const char* typeName(const Value& v) {
 inline constexpr std::int64_t kIntMax = std::numeric_limits<std::int64_t>::max();
 inline constexpr std::int64_t kIntMin = std::numeric_limits<std::int64_t>::min();
 
-inline bool addOverflows(std::int64_t a, std::int64_t b) { return b > 0 ? a > kIntMax - b : a < kIntMin - b; }
-inline bool subOverflows(std::int64_t a, std::int64_t b) { return b < 0 ? a > kIntMax + b : a < kIntMin + b; }
+inline bool addOverflows(std::int64_t a, std::int64_t b) {
+    return b > 0 ? a > kIntMax - b : a < kIntMin - b;
+}
+inline bool subOverflows(std::int64_t a, std::int64_t b) {
+    return b < 0 ? a > kIntMax + b : a < kIntMin + b;
+}
 inline bool mulOverflows(std::int64_t a, std::int64_t b) {
     if (a == 0 || b == 0)
         return false;
@@ -318,7 +326,10 @@ inline bool compare(Cmp cmp, const Value& x, const Value& y, bool& holds, const 
         error = "an order comparison has a str and a number";
         return false;
     }
-    holds = cmp == Cmp::Lt ? order < 0 : cmp == Cmp::Le ? order <= 0 : cmp == Cmp::Gt ? order > 0 : order >= 0;
+    holds = cmp == Cmp::Lt   ? order < 0
+            : cmp == Cmp::Le ? order <= 0
+            : cmp == Cmp::Gt ? order > 0
+                             : order >= 0;
     return true;
 }
 
@@ -348,7 +359,7 @@ inline bool call(Fn fn, const Value* args, std::size_t count, Value& out, const 
         out = floatValue(asDouble(x));
     } else if (fn == Fn::Abs) {
         out = x.kind == Value::Kind::Int && x.i != kIntMin ? intValue(x.i < 0 ? -x.i : x.i)
-                                                            : floatValue(std::fabs(asDouble(x)));
+                                                           : floatValue(std::fabs(asDouble(x)));
     } else if (x.kind == Value::Kind::Int) {
         out = x;
     } else if (std::isfinite(x.d) && std::fabs(x.d) < 9.2e18) {
@@ -419,7 +430,8 @@ inline bool holds(const Program& program, const std::vector<std::int64_t>& shape
             if (in.op == Op::Pos)
                 stack.push_back(x);
             else
-                stack.push_back(x.kind == Value::Kind::Int && x.i != kIntMin ? intValue(-x.i) : floatValue(-asDouble(x)));
+                stack.push_back(x.kind == Value::Kind::Int && x.i != kIntMin ? intValue(-x.i)
+                                                                             : floatValue(-asDouble(x)));
             break;
         }
         case Op::Not:
@@ -508,8 +520,9 @@ inline bool holds(const Program& program, const std::vector<std::int64_t>& shape
 // an arena, then a walk emits the instructions. Both recursions are bounded by kMaxConstraintNesting.
 class Compiler {
 public:
-    // Throws std::runtime_error "<what> at column <n>" (or what limit it passes) when the text is not a constraint of
-    // the grammar above, is longer than kMaxConstraintLength or nests deeper than kMaxConstraintNesting.
+    // Throws std::runtime_error "<what> at column <n>" (or what limit it passes) when the text is not a
+    // constraint of the grammar above, is longer than kMaxConstraintLength or nests deeper than
+    // kMaxConstraintNesting.
     static Program compile(std::string_view text, const std::vector<std::string>& sizeNames) {
         Compiler compiler(text, sizeNames);
         return compiler.run();
@@ -524,7 +537,21 @@ private:
         double d = 0.0;
         std::size_t column = 1;
     };
-    enum class Kind : std::uint8_t { Int, Float, Str, Name, Unary, Binary, Compare, And, Or, Not, Call, IfElse, List };
+    enum class Kind : std::uint8_t {
+        Int,
+        Float,
+        Str,
+        Name,
+        Unary,
+        Binary,
+        Compare,
+        And,
+        Or,
+        Not,
+        Call,
+        IfElse,
+        List
+    };
     struct Node {
         Kind kind = Kind::Int;
         std::uint8_t op = 0; // Unary: Op; Call: Fn
@@ -538,7 +565,8 @@ private:
     public:
         Nesting(Compiler& c, std::size_t column) : m_c(c) {
             if (++m_c.m_nesting > kMaxConstraintNesting)
-                m_c.fail("it nests more than " + std::to_string(kMaxConstraintNesting) + " levels deep", column);
+                m_c.fail("it nests more than " + std::to_string(kMaxConstraintNesting) + " levels deep",
+                         column);
         }
         ~Nesting() { --m_c.m_nesting; }
         Nesting(const Nesting&) = delete;
@@ -774,7 +802,7 @@ private:
             std::size_t width = 1;
             if (t.kind == Tok::Sym && (t.text == "==" || t.text == "!=" || t.text == "<" || t.text == "<=" ||
                                        t.text == ">" || t.text == ">=")) {
-                cmp = t.text == "==" ? Cmp::Eq
+                cmp = t.text == "=="   ? Cmp::Eq
                       : t.text == "!=" ? Cmp::Ne
                       : t.text == "<"  ? Cmp::Lt
                       : t.text == "<=" ? Cmp::Le
@@ -904,8 +932,8 @@ private:
             ++m_pos;
             return add(std::move(node));
         }
-        static constexpr const char* kKeywords[] = {"and", "or", "not", "in", "if", "else",
-                                                    "for", "is", "lambda", "None"};
+        static constexpr const char* kKeywords[] = {"and",  "or",  "not", "in",     "if",
+                                                    "else", "for", "is",  "lambda", "None"};
         for (const char* keyword : kKeywords)
             if (t.text == keyword)
                 unexpected(t);
@@ -941,11 +969,12 @@ private:
         expectSym(")");
         const bool minMax = fn <= 1;
         if (minMax ? node.children.size() < 2 : node.children.size() != 1)
-            fail(name.text + (minMax ? "() takes two or more values here" : "() takes one value"), name.column);
+            fail(name.text + (minMax ? "() takes two or more values here" : "() takes one value"),
+                 name.column);
         return add(std::move(node));
     }
 
-    void emit(Op op, std::uint8_t a = 0, std::int64_t i = 0) {
+    void put(Op op, std::uint8_t a = 0, std::int64_t i = 0) {
         Instruction in;
         in.op = op;
         in.a = a;
@@ -957,28 +986,30 @@ private:
         return m_program.strings.size() - 1;
     }
     // Points the jump at `from` to the current end of the code.
-    void land(std::size_t from) { m_program.code[from].i = static_cast<std::int64_t>(m_program.code.size() - from - 1); }
+    void land(std::size_t from) {
+        m_program.code[from].i = static_cast<std::int64_t>(m_program.code.size() - from - 1);
+    }
 
     void compileNode(std::size_t index) {
         const Node& node = m_nodes[index];
         switch (node.kind) {
         case Kind::Int:
-            emit(Op::Int, 0, node.i);
+            put(Op::Int, 0, node.i);
             break;
         case Kind::Float:
-            emit(Op::Float);
+            put(Op::Float);
             m_program.code.back().d = node.d;
             break;
         case Kind::Str:
-            emit(Op::Str);
+            put(Op::Str);
             m_program.code.back().s = string(node.text);
             break;
         case Kind::Name: {
             const auto size = std::find(m_sizes.begin(), m_sizes.end(), node.text);
             if (size != m_sizes.end()) {
-                emit(Op::Size, 0, static_cast<std::int64_t>(size - m_sizes.begin()));
+                put(Op::Size, 0, static_cast<std::int64_t>(size - m_sizes.begin()));
             } else {
-                emit(Op::Param);
+                put(Op::Param);
                 m_program.code.back().s = string(node.text);
             }
             break;
@@ -986,13 +1017,13 @@ private:
         case Kind::Unary:
         case Kind::Not:
             compileNode(node.children[0]);
-            emit(node.kind == Kind::Not ? Op::Not : static_cast<Op>(node.op));
+            put(node.kind == Kind::Not ? Op::Not : static_cast<Op>(node.op));
             break;
         case Kind::Binary:
             compileNode(node.children[0]);
             for (std::size_t k = 0; k < node.ops.size(); ++k) {
                 compileNode(node.children[k + 1]);
-                emit(static_cast<Op>(node.ops[k]));
+                put(static_cast<Op>(node.ops[k]));
             }
             break;
         case Kind::Compare:
@@ -1004,7 +1035,7 @@ private:
             compileNode(node.children[0]);
             for (std::size_t k = 1; k < node.children.size(); ++k) {
                 jumps.push_back(m_program.code.size());
-                emit(node.kind == Kind::And ? Op::AndJump : Op::OrJump);
+                put(node.kind == Kind::And ? Op::AndJump : Op::OrJump);
                 compileNode(node.children[k]);
             }
             for (const std::size_t jump : jumps)
@@ -1014,10 +1045,10 @@ private:
         case Kind::IfElse: {
             compileNode(node.children[1]);
             const std::size_t toElse = m_program.code.size();
-            emit(Op::JumpIfFalse);
+            put(Op::JumpIfFalse);
             compileNode(node.children[0]);
             const std::size_t toEnd = m_program.code.size();
-            emit(Op::Jump);
+            put(Op::Jump);
             land(toElse);
             compileNode(node.children[2]);
             land(toEnd);
@@ -1026,7 +1057,7 @@ private:
         case Kind::Call:
             for (const std::size_t child : node.children)
                 compileNode(child);
-            emit(Op::Call, node.op, static_cast<std::int64_t>(node.children.size()));
+            put(Op::Call, node.op, static_cast<std::int64_t>(node.children.size()));
             break;
         case Kind::List:
             break; // only as the last operand of a comparison chain, compiled there
@@ -1040,18 +1071,18 @@ private:
             const Node& operand = m_nodes[node.children[k + 1]];
             const bool last = k + 1 == node.ops.size();
             if (operand.kind == Kind::List) {
-                emit(Op::InBegin);
+                put(Op::InBegin);
                 for (const std::size_t element : operand.children) {
                     compileNode(element);
-                    emit(Op::InElement);
+                    put(Op::InElement);
                 }
-                emit(Op::InEnd, node.ops[k]);
+                put(Op::InEnd, node.ops[k]);
                 continue;
             }
             compileNode(node.children[k + 1]);
             if (!last)
                 jumps.push_back(m_program.code.size());
-            emit(last ? Op::CompareLast : Op::Compare, node.ops[k]);
+            put(last ? Op::CompareLast : Op::Compare, node.ops[k]);
         }
         for (const std::size_t jump : jumps)
             land(jump);
@@ -1089,7 +1120,8 @@ private:
 
     Program run() {
         if (m_text.size() > kMaxConstraintLength)
-            throw std::runtime_error("it is longer than " + std::to_string(kMaxConstraintLength) + " characters");
+            throw std::runtime_error("it is longer than " + std::to_string(kMaxConstraintLength) +
+                                     " characters");
         tokenize();
         if (peek().kind == Tok::End)
             fail("the text is empty", 1);
@@ -1232,8 +1264,8 @@ inline Device cpuFromCpuinfo(std::istream& in) {
         key.erase(key.find_last_not_of(" \t") + 1);
         std::string value = line.substr(colon + 1);
         value.erase(0, std::min(value.size(), value.find_first_not_of(" \t")));
-        std::string* field = key == "model name" ? &model
-                             : key == "vendor_id" ? &vendor
+        std::string* field = key == "model name"   ? &model
+                             : key == "vendor_id"  ? &vendor
                              : key == "cpu family" ? &family
                                                    : nullptr;
         if (field != nullptr && field->empty())
@@ -1365,7 +1397,8 @@ public:
     // Whether the entry's config satisfies all its constraints at `shape` (its sizes in the order of the
     // entry's size names). When not, `why` (if given) names the first constraint that is false or cannot be
     // evaluated. An entry without constraints satisfies them everywhere.
-    static bool satisfies(const Entry& entry, const std::vector<std::int64_t>& shape, Skipped* why = nullptr) {
+    static bool satisfies(const Entry& entry, const std::vector<std::int64_t>& shape,
+                          Skipped* why = nullptr) {
         const auto lookup = [](const void* context, std::string_view name, constraint::Value& out) {
             const Json& config = *static_cast<const Json*>(context);
             const auto it = config.find(std::string(name));
@@ -1374,7 +1407,8 @@ public:
             if (it->is_boolean())
                 out = constraint::intValue(it->get<bool>() ? 1 : 0);
             else if (it->is_number_integer())
-                out = it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(constraint::kIntMax)
+                out = it->is_number_unsigned() &&
+                              it->get<std::uint64_t>() > static_cast<std::uint64_t>(constraint::kIntMax)
                           ? constraint::floatValue(it->get<double>())
                           : constraint::intValue(it->get<std::int64_t>());
             else if (it->is_number())
@@ -1464,7 +1498,8 @@ private:
                 entry.constraints.push_back({text, constraint::Compiler::compile(text, entry.sizeNames)});
             } catch (const std::runtime_error& error) {
                 throw std::runtime_error(name + " is invalid: \"" + key +
-                                         "\" is not a constraint tunescope/runtime.h reads (" + error.what() + ")");
+                                         "\" is not a constraint tunescope/runtime.h reads (" + error.what() +
+                                         ")");
             }
         }
         entry.record = item;
