@@ -208,7 +208,7 @@ void TestImport::refusesADatabaseOfANewerSchema() {
         const Result r = cli(arguments);
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err, "tunescope-cli: " + db +
-                            " was written by a newer Tunescope (schema 7, this build reads up to 2).\n");
+                            " was written by a newer Tunescope (schema 7, this build reads up to 3).\n");
     }
 }
 

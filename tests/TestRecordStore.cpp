@@ -116,6 +116,7 @@ private slots:
     void endSessionSetsStatusAndTime();
     void defaultPathHonoursXdgDataHome();
     void migratesSchemaOneKeepingItsRecords();
+    void storesWorkloadsAndTheirTasks();
     void storesMetricsAndSessionProvenance();
     void fullDiskFailsCleanlyAndLosesNothing();
     void readOnlyFileReadsButRefusesWrites();
@@ -250,7 +251,7 @@ void TestRecordStore::usesWalAndSchemaVersion() {
     RawConnection raw(path);
     QCOMPARE(raw.text("PRAGMA journal_mode"), QString("wal"));
     QCOMPARE(raw.text("PRAGMA user_version"), QString::number(RecordStore::kSchemaVersion));
-    QCOMPARE(RecordStore::kSchemaVersion, 2);
+    QCOMPARE(RecordStore::kSchemaVersion, 3);
     QCOMPARE(raw.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'trials_by_%'"),
              QString("2"));
 
@@ -283,7 +284,7 @@ void TestRecordStore::rejectsNewerSchema() {
     }
     const QString message = errorOf([&] { RecordStore store(path); });
     QCOMPARE(message, QString::fromStdString(path.string()) +
-                          " was written by a newer Tunescope (schema 99, this build reads up to 2).");
+                          " was written by a newer Tunescope (schema 99, this build reads up to 3).");
     // Opening did not touch the version.
     QCOMPARE(RawConnection(path).text("PRAGMA user_version"), QString("99"));
 }
@@ -479,7 +480,7 @@ void TestRecordStore::migratesSchemaOneKeepingItsRecords() {
     }
     {
         RecordStore store(path);
-        QCOMPARE(store.schemaVersion(), std::int64_t{2});
+        QCOMPARE(store.schemaVersion(), std::int64_t{3});
         const std::optional<SessionRecord> session = store.session(1);
         QVERIFY(session.has_value());
         QCOMPARE(session->kernel, std::string("matmul"));
@@ -500,7 +501,7 @@ void TestRecordStore::migratesSchemaOneKeepingItsRecords() {
         QCOMPARE(store.trials(1).back().metrics.at("gflops"), 812.5);
     }
     RawConnection raw(path);
-    QCOMPARE(raw.text("PRAGMA user_version"), QString("2"));
+    QCOMPARE(raw.text("PRAGMA user_version"), QString("3"));
     QCOMPARE(raw.text("PRAGMA integrity_check"), QString("ok"));
     QCOMPARE(raw.text("SELECT metrics FROM trials WHERE number = 0"), QString("{}"));
     // Opening again does not migrate twice (the ALTERs would fail on existing columns).
@@ -657,6 +658,66 @@ void TestRecordStore::corruptedFileFailsWithOneSentence() {
     QVERIFY2(message.contains(QString::fromStdString(path.string())) && !message.contains('\n'),
              qPrintable(message));
     QCOMPARE(std::filesystem::file_size(path), size);
+}
+
+// A workload groups the sessions of its tasks: stored with its tasks in one go, each task updated as the
+// workload goes on, and read back in the tasks' order.
+void TestRecordStore::storesWorkloadsAndTheirTasks() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = dir.filePath("records.db").toStdString();
+    RecordStore store(path);
+    WorkloadRecord workload;
+    workload.name = "bert";
+    workload.device = "cpu: test";
+    workload.scheduler = "gradient";
+    workload.options = R"({"alpha":0.2})";
+    workload.seed = 18446744073709551615ull;
+    workload.budget = 64;
+    workload.plan = R"({"name":"bert"})";
+    workload.startedAt = 1.5;
+    for (int i = 0; i < 3; ++i) {
+        WorkloadTaskRecord task;
+        task.position = i;
+        task.name = "task" + std::to_string(i);
+        task.weight = 0.5 + i;
+        workload.tasks.push_back(task);
+    }
+    const std::int64_t id = store.beginWorkload(workload);
+    const std::int64_t session = store.beginSession(sampleSession());
+    WorkloadTaskRecord tuned = workload.tasks[1];
+    tuned.session = session;
+    tuned.status = "tuning";
+    store.updateWorkloadTask(id, tuned);
+    WorkloadTaskRecord failed = workload.tasks[2];
+    failed.status = "failed";
+    failed.error = "Kernel \"x\" does not build.";
+    store.updateWorkloadTask(id, failed);
+    store.endWorkload(id, "cancelled");
+
+    const std::optional<WorkloadRecord> read = store.workload(id);
+    QVERIFY(read.has_value());
+    QCOMPARE(read->name, std::string("bert"));
+    QCOMPARE(read->seed, workload.seed);
+    QCOMPARE(read->budget, std::int64_t{64});
+    QCOMPARE(read->options, workload.options);
+    QCOMPARE(read->status, std::string("cancelled"));
+    QVERIFY(read->endedAt.has_value());
+    QCOMPARE(read->tasks.size(), std::size_t{3});
+    QVERIFY(!read->tasks[0].session.has_value());
+    QCOMPARE(read->tasks[0].status, std::string("pending"));
+    QCOMPARE(read->tasks[1].session, std::optional<std::int64_t>(session));
+    QCOMPARE(read->tasks[1].weight, 1.5);
+    QCOMPARE(read->tasks[2].error, failed.error);
+    QCOMPARE(store.workloads().size(), std::size_t{1});
+    store.reopenWorkload(id);
+    QCOMPARE(store.workload(id)->status, std::string("running"));
+    QVERIFY(!store.workload(id)->endedAt.has_value());
+    QVERIFY(!store.workload(id + 1).has_value());
+    WorkloadTaskRecord absent;
+    absent.position = 7;
+    const QString message = errorOf([&] { store.updateWorkloadTask(id, absent); });
+    QVERIFY2(message.contains("has no task 8 in workload"), qPrintable(message));
 }
 
 QTEST_APPLESS_MAIN(TestRecordStore)

@@ -292,7 +292,10 @@ void TestRuntimeHeader::bestCommandAnswersTheTableFromRecords() {
         const Json out = Json::parse(best.readAllStandardOutput().toStdString());
         QCOMPARE(out.value("rule", ""), std::string(c.rule));
         QCOMPARE(out["config"].value("T", -1), c.t);
-        QCOMPARE(err.contains("warning:"), std::string(c.rule) == "architecture");
+        // A warning says why the answer is not this device's own config at this size: it was tuned on
+        // another device (architecture), or no record is of this device or of this rank (default here).
+        const std::string rule = c.rule;
+        QCOMPARE(err.contains("warning:"), rule == "architecture" || rule == "default");
     }
     // The plain answer names the rule and where the config was tuned.
     QProcess plain;

@@ -1,5 +1,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
+#include "ProblemNaming.h"
+#include "RecordedDevice.h"
 
 #include "records/DeploymentBuilder.h"
 #include "records/DeviceFingerprint.h"
@@ -24,16 +26,9 @@ struct BestOptions {
     bool json = false;
 };
 
-std::vector<std::int64_t> parseSize(const std::string& text) {
-    return parsePositiveList(text, "--size", "a positive integer");
-}
-
-std::string shapeText(const std::vector<std::int64_t>& shape) {
-    return fmt::format("[{}]", fmt::join(shape, ", "));
-}
-
 // Without --size: the one size the kernel was tuned at, or an error listing them.
-std::vector<std::int64_t> onlyShape(const tunescope::Deployment& deployment, const std::string& kernel) {
+std::vector<std::int64_t> onlyShape(const tunescope::Deployment& deployment, const std::string& kernel,
+                                    const ProblemNaming& naming) {
     std::set<std::vector<std::int64_t>> shapes;
     for (const tunescope::Entry& entry : deployment.entries())
         if (entry.kernel == kernel)
@@ -42,9 +37,46 @@ std::vector<std::int64_t> onlyShape(const tunescope::Deployment& deployment, con
         return *shapes.begin();
     std::string list;
     for (const auto& shape : shapes)
-        list += (list.empty() ? "" : ", ") + shapeText(shape);
+        list += (list.empty() ? "" : ", ") + naming.describeShape(shape);
     throw Error(
         fmt::format("--size is needed: kernel \"{}\" was tuned at several sizes ({}).", kernel, list));
+}
+
+// Why no record can answer a size whose number of values no recorded size of the kernel has (so that the
+// answer does not fall silently to the kernel's default); empty when some recorded size has its rank.
+std::string rankProblem(const ProblemNaming& naming, const std::string& kernel, const std::string& text,
+                        const std::vector<std::int64_t>& shape) {
+    if (naming.ranks().empty() || naming.ranks().count(shape.size()))
+        return {};
+    const std::size_t rank = *naming.ranks().begin();
+    std::string expected = naming.ranks().size() == 1
+                               ? fmt::format("{} {}", rank, rank == 1 ? "value" : "values")
+                               : fmt::format("{} values", fmt::join(naming.ranks(), " or "));
+    if (naming.named())
+        expected += fmt::format(" ({})", naming.names());
+    return fmt::format("--size \"{}\" has {} {}, but kernel \"{}\" is recorded at sizes of {}: no record can "
+                       "match it",
+                       text, shape.size(), shape.size() == 1 ? "value" : "values", kernel, expected);
+}
+
+// A device no record of the kernel was measured on, and the ones there are (the answer still follows the
+// lookup rules: another device of the same architecture, else the default); empty for a recorded device.
+std::string deviceProblem(const tunescope::Deployment& deployment, const std::string& kernel,
+                          const std::string& given, const std::string& device) {
+    std::set<std::string> devices;
+    for (const tunescope::Entry& entry : deployment.entries())
+        if (entry.kernel == kernel)
+            devices.insert(entry.device);
+    if (devices.count(device))
+        return {};
+    std::string known;
+    for (const std::string& name : devices)
+        known += fmt::format("{}{}", known.empty() ? "" : ", ",
+                             name.empty() ? "a device without a name" : fmt::format("\"{}\"", name));
+    return fmt::format(
+        "no record of kernel \"{}\" was measured on --device \"{}\"; its records were measured "
+        "on {}",
+        kernel, given, known);
 }
 
 void runBest(const BestOptions& o) {
@@ -62,25 +94,33 @@ void runBest(const BestOptions& o) {
         throw Error(fmt::format("The records database {} has no successful trial of kernel \"{}\".",
                                 path.string(), o.kernel));
 
+    const std::vector<SessionRecord> sessions = store.sessions();
+    const ProblemNaming naming(o.kernel, sessions, KernelCatalog());
     tunescope::Query query;
     query.kernel = o.kernel;
-    query.shape = o.size.empty() ? onlyShape(deployment, o.kernel) : parseSize(o.size);
+    query.shape = o.size.empty() ? onlyShape(deployment, o.kernel, naming) : naming.parse(o.size);
+    std::vector<std::string> problems{rankProblem(naming, o.kernel, o.size, query.shape)};
     if (o.device.empty()) {
         const DeviceFingerprint host = DeviceFingerprint::ofHostCpu();
         query.device = host.name;
         query.architecture = o.architecture.empty() ? host.architecture : o.architecture;
     } else {
-        query.device = o.device;
+        query.device = resolveDeviceName(o.device, sessions);
         query.architecture = o.architecture;
-        if (query.architecture.empty() && deployment.architectureOf(o.device).empty())
-            query.architecture = DeviceFingerprint::gpuArchitecture(o.device);
+        if (query.architecture.empty() && deployment.architectureOf(query.device).empty())
+            query.architecture = DeviceFingerprint::gpuArchitecture(query.device);
+        problems.push_back(deviceProblem(deployment, o.kernel, o.device, query.device));
     }
     const tunescope::Answer answer = deployment.lookup(query);
     if (!answer.found())
         throw Error(
             fmt::format("No record of kernel \"{}\" applies to size {} on {}, and the kernel has no default "
                         "config.",
-                        o.kernel, shapeText(query.shape), query.device));
+                        o.kernel, naming.describeShape(query.shape), query.device));
+    // Printed only with an answer: without one, the error above names the size and device alone.
+    for (const std::string& problem : problems)
+        if (!problem.empty())
+            std::fprintf(stderr, "warning: %s.\n", problem.c_str());
     if (answer.fromOtherDevice())
         std::fprintf(stderr,
                      "warning: kernel \"%s\" was never tuned on %s; this config was tuned on %s (same "
@@ -104,18 +144,18 @@ void runBest(const BestOptions& o) {
     fmt::print("config: {}\n", answer.config.dump());
     if (answer.entry == nullptr) {
         fmt::print("the kernel's default config: no record applies to size {} on {}\n",
-                   shapeText(query.shape), query.device);
+                   naming.describeShape(query.shape), query.device);
         return;
     }
     const nlohmann::ordered_json& record = answer.entry->record;
     fmt::print("time: {:.6g} ms, tuned on {}{} at size {} (session {}, {}, {} evaluations)\n",
                answer.entry->timeMs, answer.entry->device,
                answer.entry->architecture.empty() ? "" : fmt::format(" ({})", answer.entry->architecture),
-               shapeText(answer.entry->shape), record.value("session", std::int64_t{0}),
+               naming.describeShape(answer.entry->shape), record.value("session", std::int64_t{0}),
                record.value("strategy", ""), record.value("evaluations", std::int64_t{0}));
     if (answer.rule == tunescope::Rule::NearestShape)
-        fmt::print("nearest tuned size to {} (log-space distance {:.3f})\n", shapeText(query.shape),
-                   answer.distance);
+        fmt::print("nearest tuned size to {} (log-space distance {:.3f})\n",
+                   naming.describeShape(query.shape), answer.distance);
 }
 
 } // namespace
@@ -127,8 +167,12 @@ void addBestCommand(CLI::App& app) {
         "Which config to use for a kernel, size and device, from the records (and which rule answered)");
     cmd->add_option("--db", o->db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
     cmd->add_option("--kernel", o->kernel, "Kernel name as recorded")->required();
-    cmd->add_option("--size", o->size, "Problem size, comma separated (default: the one size tuned)");
-    cmd->add_option("--device", o->device, "Device name as recorded (default: this machine's CPU)");
+    cmd->add_option(
+        "--size", o->size,
+        "Problem size as `tune` takes it: all values in problem order (1024,1024,1024) or some by name "
+        "(M=512,K=256; the others at the kernel's defaults); default: the one size tuned");
+    cmd->add_option("--device", o->device,
+                    "Device name as `records list` prints it (default: this machine's CPU)");
     cmd->add_option("--arch", o->architecture,
                     "Architecture of the device (sm_86, ...; default: from the records)");
     cmd->add_flag("--json", o->json, "Machine-readable answer on stdout");

@@ -17,5 +17,6 @@ void addBestCommand(CLI::App& app);
 void addKernelsCommand(CLI::App& app);
 void addAnalyzeCommand(CLI::App& app);
 void addDevicesCommand(CLI::App& app);
+void addWorkloadCommand(CLI::App& app);
 
 } // namespace ts::cli

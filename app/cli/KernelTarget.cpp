@@ -12,13 +12,20 @@
 
 namespace ts::cli {
 
-void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o, std::string& backend) {
+void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o, std::vector<std::string>& sizes,
+                      std::string& backend) {
     cmd.add_option("--kernel", o.kernel,
                    "Tune a kernel of the catalog for real (see `kernels`), instead of --dataset");
     cmd.add_option("--kernel-spec", o.kernelSpec, "Tune the kernel of this kernel.json file for real");
-    cmd.add_option("--size", o.size, "Problem size: all values (1024,1024,1024) or some by name (M=512)");
+    cmd.add_option("--size", sizes,
+                   "Problem size: all values (1024,1024,1024) or some by name (M=512); repeat it to tune "
+                   "several sizes as one workload sharing the budget");
     cmd.add_option("--backend", backend,
                    "Where kernels are measured: cpu (the default), or cuda (a local NVIDIA GPU)");
+    addMeasurementOptions(cmd, o);
+}
+
+void addMeasurementOptions(CLI::App& cmd, KernelTuneOptions& o) {
     cmd.add_option("--timeout", o.timeoutS, "Seconds one config may take to verify and measure")
         ->capture_default_str();
     cmd.add_option("--repeat", o.repeat, "Timed samples per config")->capture_default_str();

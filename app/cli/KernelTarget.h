@@ -12,7 +12,11 @@
 namespace ts::cli {
 
 // `tune --kernel/--kernel-spec ...`: core's KernelTuneOptions and the plan's backend on the command line.
-void addKernelOptions(CLI::App& command, KernelTuneOptions& options, std::string& backend);
+// --size may be given more than once (`sizes`): several sizes of the kernel are tuned as a workload.
+void addKernelOptions(CLI::App& command, KernelTuneOptions& options, std::vector<std::string>& sizes,
+                      std::string& backend);
+// The measurement flags alone (timeout, repeat, minimum sample and warm-up time, flush, build cache).
+void addMeasurementOptions(CLI::App& command, KernelTuneOptions& options);
 
 // The result of a `tune` session of a kernel measured for real, printed from core's target.
 class KernelTarget {

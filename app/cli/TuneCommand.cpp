@@ -4,6 +4,7 @@
 #include "Interrupted.h"
 #include "KernelTarget.h"
 #include "TrialLogPrinter.h"
+#include "WorkloadPrinter.h"
 
 #include "records/RecordStore.h"
 #include "session/ModelQualityTracker.h"
@@ -12,6 +13,7 @@
 #include "strategies/StrategyRegistry.h"
 #include "trial/BestSoFar.h"
 #include "util/Error.h"
+#include "workload/WorkloadFile.h"
 
 #include <chrono>
 #include <cmath>
@@ -35,6 +37,8 @@ struct TuneOptions {
     std::int64_t resume = 0; // session to continue with its stored plan
     bool logTrials = false;
     double dbWait = 60.0; // --db-wait: seconds a write waits for another process's lock
+    std::vector<std::string> sizes; // --size, repeatable: several sizes are tuned as one workload
+    std::string scheduler = "gradient";
 };
 
 std::filesystem::path databasePath(const TuneOptions& o) {
@@ -73,6 +77,7 @@ SessionPlan planOf(const TuneOptions& o) {
     if (!(o.dbWait >= 0) || !std::isfinite(o.dbWait))
         throw Error(fmt::format("--db-wait {} is not a number of seconds of 0 or more.", o.dbWait));
     SessionPlan plan = o.plan;
+    plan.kernel.size = o.sizes.empty() ? "" : o.sizes.front();
     if (plan.dataset.empty() && !plan.kernel.active())
         throw Error("tune needs --dataset FILE, --kernel NAME or --kernel-spec FILE (or --resume SESSION).");
     if (!plan.dataset.empty() && (plan.kernel.active() || !o.backend.empty()))
@@ -200,9 +205,28 @@ void sayIgnoredOnResume(const CLI::App& cmd) {
                    ignored, ignored.find(',') == std::string::npos ? "is" : "are");
 }
 
+// tune --kernel K --size A --size B ...: the sizes as the tasks of one workload sharing the budget, as
+// `workload tune` runs a workload file of those tasks.
+void runSizesAsWorkload(const TuneOptions& o) {
+    if (!o.plan.dataset.empty())
+        throw Error("--size is given more than once, which tunes several sizes of a kernel; a replay dataset "
+                    "has one size.");
+    WorkloadPlan workload = WorkloadFile::ofSizes(planOf(o), o.sizes);
+    workload.scheduler = o.scheduler;
+    WorkloadRun::validate(workload);
+    RecordStore store(databasePath(o));
+    waitForLocks(store, o);
+    WorkloadRun::Hooks hooks;
+    hooks.notice = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+    std::unique_ptr<WorkloadRun> run = WorkloadRun::create(workload, store, hooks);
+    runWorkload(*run, store, o.json);
+}
+
 // tune and tune --resume: the plan made into a session by core, run with the CLI's observers (progress and
 // Ctrl-C, --log-trials, the model's quality) and its result printed.
 void runTune(const TuneOptions& o, const CLI::App& cmd) {
+    if (o.sizes.size() > 1 && o.resume == 0)
+        return runSizesAsWorkload(o);
     PreparedSession::Hooks hooks;
     hooks.warmStart = hooks.notice = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
     std::unique_ptr<RecordStore> store;
@@ -259,7 +283,10 @@ void addTuneCommand(CLI::App& app) {
                     "Continue an interrupted session of the records database with its own plan, without "
                     "measuring its finished trials again (a new --time-limit applies to this run)");
     cmd->add_flag("--log-trials", o->logTrials, "Print one line per trial on stderr once it is committed");
-    addKernelOptions(*cmd, plan.kernel, o->backend);
+    addKernelOptions(*cmd, plan.kernel, o->sizes, o->backend);
+    cmd->add_option("--scheduler", o->scheduler,
+                    "With several --size: how the budget is shared among them (see `schedulers`)")
+        ->capture_default_str();
     plan.strategy = StrategyRegistry::kDefaultAlias;
     cmd->add_option("--strategy", plan.strategy, "Search strategy (see `strategies`)")->capture_default_str();
     cmd->add_option("--option", o->options, "Strategy option name=value (repeatable)");

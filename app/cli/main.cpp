@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     ts::cli::addKernelsCommand(app);
     ts::cli::addAnalyzeCommand(app);
     ts::cli::addDevicesCommand(app);
+    ts::cli::addWorkloadCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -77,6 +77,38 @@ ALTER TABLE sessions ADD COLUMN device_info TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
 )sql";
 
+// Schema 2 -> 3: workloads, each grouping the sessions of its tasks.
+constexpr const char* kUpgradeToV3 = R"sql(
+CREATE TABLE workloads (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    device TEXT NOT NULL,
+    scheduler TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    budget INTEGER NOT NULL,
+    plan TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    status TEXT NOT NULL DEFAULT 'running'
+);
+CREATE TABLE workload_tasks (
+    workload INTEGER NOT NULL REFERENCES workloads(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    weight REAL NOT NULL,
+    session INTEGER REFERENCES sessions(id),
+    status TEXT NOT NULL DEFAULT 'pending',
+    error TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (workload, position)
+);
+)sql";
+
+constexpr const char* kWorkloadColumns =
+    "id, name, device, scheduler, options, seed, budget, plan, tool_version, "
+    "started_at, ended_at, status";
+
 constexpr const char* kSessionColumns =
     "id, kernel, problem, device, backend, dataset, strategy, options, seed, space_mode, budget, parameters, "
     "tool_version, started_at, ended_at, status, source_hash, device_info, settings";
@@ -281,6 +313,10 @@ void RecordStore::migrate() {
     if (version == 1) {
         m_db->execute(kUpgradeToV2, action);
         version = 2;
+    }
+    if (version == 2) {
+        m_db->execute(kUpgradeToV3, action);
+        version = 3;
     }
     m_db->execute(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str(), action);
     transaction.commit();
@@ -509,6 +545,155 @@ std::int64_t RecordStore::trialCount(std::int64_t session) const {
         fmt::format("Cannot count the trials of session {} of the records database", session));
     query.bind(1, session);
     return query.step() ? query.columnInt64(0) : 0;
+}
+
+std::int64_t RecordStore::beginWorkload(const WorkloadRecord& workload) {
+    const std::string action = "Cannot save a new workload in the records database";
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement insert(*m_db,
+                           "INSERT INTO workloads (name, device, scheduler, options, seed, budget, plan, "
+                           "tool_version, started_at, ended_at, status) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                           action);
+    insert.bind(1, workload.name);
+    insert.bind(2, workload.device);
+    insert.bind(3, workload.scheduler);
+    insert.bind(4, workload.options.empty() ? std::string("{}") : workload.options);
+    insert.bind(5, toStored(workload.seed));
+    insert.bind(6, workload.budget);
+    insert.bind(7, workload.plan.empty() ? std::string("{}") : workload.plan);
+    insert.bind(8, workload.toolVersion);
+    insert.bind(9, workload.startedAt);
+    insert.bind(10, workload.endedAt);
+    insert.bind(11, workload.status);
+    insert.run();
+    const std::int64_t id = m_db->lastInsertRowId();
+    for (const WorkloadTaskRecord& task : workload.tasks) {
+        SqliteStatement row(*m_db,
+                            "INSERT INTO workload_tasks (workload, position, name, weight, session, status, "
+                            "error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                            action);
+        row.bind(1, id);
+        row.bind(2, static_cast<std::int64_t>(task.position));
+        row.bind(3, task.name);
+        row.bind(4, task.weight);
+        row.bind(5, task.session);
+        row.bind(6, task.status);
+        row.bind(7, task.error);
+        row.run();
+    }
+    transaction.commit();
+    return id;
+}
+
+void RecordStore::updateWorkloadTask(std::int64_t workload, const WorkloadTaskRecord& task) {
+    const std::string action = fmt::format("Cannot save task {} of workload {} in the records database",
+                                           task.position + 1, workload);
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement update(*m_db,
+                           "UPDATE workload_tasks SET session = ?1, status = ?2, error = ?3 WHERE workload = "
+                           "?4 AND position = ?5",
+                           action);
+    update.bind(1, task.session);
+    update.bind(2, task.status);
+    update.bind(3, task.error);
+    update.bind(4, workload);
+    update.bind(5, static_cast<std::int64_t>(task.position));
+    update.run();
+    if (m_db->changes() == 0)
+        throw Error(fmt::format("The records database {} has no task {} in workload {}.", m_path.string(),
+                                task.position + 1, workload));
+    transaction.commit();
+}
+
+void RecordStore::setWorkloadStatus(std::int64_t workload, const std::string& status, bool ended) {
+    const std::string action = fmt::format("Cannot update workload {} in the records database", workload);
+    SqliteTransaction transaction(*m_db, action);
+    SqliteStatement update(*m_db, "UPDATE workloads SET ended_at = ?1, status = ?2 WHERE id = ?3", action);
+    update.bind(1, ended ? std::optional<double>(unixNow()) : std::nullopt);
+    update.bind(2, status);
+    update.bind(3, workload);
+    update.run();
+    if (m_db->changes() == 0)
+        throw Error(fmt::format("The records database {} has no workload {}.", m_path.string(), workload));
+    transaction.commit();
+}
+
+void RecordStore::endWorkload(std::int64_t workload, const std::string& status) {
+    setWorkloadStatus(workload, status, true);
+}
+
+void RecordStore::reopenWorkload(std::int64_t workload) {
+    setWorkloadStatus(workload, "running", false);
+}
+
+std::vector<WorkloadTaskRecord> RecordStore::workloadTasks(std::int64_t workload) const {
+    SqliteStatement query(
+        *m_db,
+        "SELECT position, name, weight, session, status, error FROM workload_tasks WHERE "
+        "workload = ?1 ORDER BY position",
+        fmt::format("Cannot read the tasks of workload {} of the records database", workload));
+    query.bind(1, workload);
+    std::vector<WorkloadTaskRecord> tasks;
+    while (query.step()) {
+        WorkloadTaskRecord& task = tasks.emplace_back();
+        task.position = static_cast<int>(query.columnInt64(0));
+        task.name = query.columnText(1);
+        task.weight = query.columnDouble(2);
+        if (!query.columnIsNull(3))
+            task.session = query.columnInt64(3);
+        task.status = query.columnText(4);
+        task.error = query.columnText(5);
+    }
+    return tasks;
+}
+
+namespace {
+
+WorkloadRecord readWorkload(const SqliteStatement& statement) {
+    WorkloadRecord workload;
+    workload.id = statement.columnInt64(0);
+    workload.name = statement.columnText(1);
+    workload.device = statement.columnText(2);
+    workload.scheduler = statement.columnText(3);
+    workload.options = statement.columnText(4);
+    workload.seed = fromStored(statement.columnInt64(5));
+    workload.budget = statement.columnInt64(6);
+    workload.plan = statement.columnText(7);
+    workload.toolVersion = statement.columnText(8);
+    workload.startedAt = statement.columnDouble(9);
+    workload.endedAt = statement.columnOptionalDouble(10);
+    workload.status = statement.columnText(11);
+    return workload;
+}
+
+} // namespace
+
+std::vector<WorkloadRecord> RecordStore::workloads() const {
+    std::vector<WorkloadRecord> result;
+    {
+        SqliteStatement query(*m_db, fmt::format("SELECT {} FROM workloads ORDER BY id", kWorkloadColumns),
+                              "Cannot read the workloads of the records database");
+        while (query.step())
+            result.push_back(readWorkload(query));
+    }
+    for (WorkloadRecord& workload : result)
+        workload.tasks = workloadTasks(workload.id);
+    return result;
+}
+
+std::optional<WorkloadRecord> RecordStore::workload(std::int64_t id) const {
+    std::optional<WorkloadRecord> result;
+    {
+        SqliteStatement query(*m_db, fmt::format("SELECT {} FROM workloads WHERE id = ?1", kWorkloadColumns),
+                              fmt::format("Cannot read workload {} of the records database", id));
+        query.bind(1, id);
+        if (query.step())
+            result = readWorkload(query);
+    }
+    if (result)
+        result->tasks = workloadTasks(id);
+    return result;
 }
 
 } // namespace ts

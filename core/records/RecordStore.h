@@ -2,6 +2,7 @@
 
 #include "records/DatabaseAccess.h"
 #include "records/SessionRecord.h"
+#include "records/WorkloadRecord.h"
 #include "trial/Trial.h"
 
 #include <chrono>
@@ -56,7 +57,7 @@ public:
 
     // $XDG_DATA_HOME/tunescope/records.db, or ~/.local/share/tunescope/records.db.
     static std::filesystem::path defaultPath();
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     const std::filesystem::path& path() const { return m_path; }
 
@@ -86,6 +87,17 @@ public:
     std::vector<std::int64_t> importSessions(const std::vector<SessionRecord>& sessions,
                                              const std::vector<std::vector<StoredTrial>>& trials);
 
+    // Workloads (schema 3): a workload and its tasks in one transaction; returns the workload's id (the
+    // tasks' sessions are usually unset yet).
+    std::int64_t beginWorkload(const WorkloadRecord& workload);
+    // A task's session, status and error, as the workload goes on. Throws Error when the task is absent.
+    void updateWorkloadTask(std::int64_t workload, const WorkloadTaskRecord& task);
+    void endWorkload(std::int64_t workload, const std::string& status);
+    // Marks an ended or interrupted workload as running again (workload resume).
+    void reopenWorkload(std::int64_t workload);
+    std::vector<WorkloadRecord> workloads() const;
+    std::optional<WorkloadRecord> workload(std::int64_t id) const;
+
     // PRAGMA user_version of the file as it is now.
     std::int64_t schemaVersion() const;
 
@@ -94,6 +106,8 @@ private:
     void migrate();
     std::int64_t insertSession(const SessionRecord& session, const std::string& action);
     void insertTrial(const StoredTrial& trial, const std::string& action);
+    std::vector<WorkloadTaskRecord> workloadTasks(std::int64_t workload) const;
+    void setWorkloadStatus(std::int64_t workload, const std::string& status, bool ended);
 
     std::filesystem::path m_path;
     // Declared before the statements so that it is closed after they are finalized.

@@ -9,8 +9,16 @@
 
 namespace ts {
 
-SessionLock::SessionLock(const std::filesystem::path& database, std::int64_t session) {
-    const std::string path = database.string() + "-sessions.lock";
+SessionLock::SessionLock(const std::filesystem::path& database, std::int64_t session)
+    : SessionLock(database, session, "Session") {}
+
+SessionLock SessionLock::ofWorkload(const std::filesystem::path& database, std::int64_t workload) {
+    return SessionLock(database, workload, "Workload");
+}
+
+SessionLock::SessionLock(const std::filesystem::path& database, std::int64_t session, const char* what) {
+    const std::string path =
+        database.string() + (std::string_view(what) == "Workload" ? "-workloads.lock" : "-sessions.lock");
     m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (m_fd < 0)
         return;
@@ -26,9 +34,9 @@ SessionLock::SessionLock(const std::filesystem::path& database, std::int64_t ses
     m_fd = -1;
     if (error == EACCES || error == EAGAIN)
         throw Error(
-            fmt::format("Session {} of {} is being run by another process; wait for it to finish or stop it "
+            fmt::format("{} {} of {} is being run by another process; wait for it to finish or stop it "
                         "first.",
-                        session, database.string()));
+                        what, session, database.string()));
 }
 
 SessionLock::~SessionLock() {

@@ -16,6 +16,10 @@ public:
     // cannot be created (a read-only folder, where no other writer can write either) there is nothing to
     // lock against and the lock is empty.
     SessionLock(const std::filesystem::path& database, std::int64_t session);
+    // The same for workload `workload`, in "<database>-workloads.lock": one process runs a workload at a
+    // time.
+    static SessionLock ofWorkload(const std::filesystem::path& database, std::int64_t workload);
+    SessionLock(SessionLock&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
     ~SessionLock();
     SessionLock(const SessionLock&) = delete;
     SessionLock& operator=(const SessionLock&) = delete;
@@ -23,6 +27,8 @@ public:
     bool held() const { return m_fd >= 0; }
 
 private:
+    SessionLock(const std::filesystem::path& database, std::int64_t id, const char* what);
+
     int m_fd = -1;
 };
 

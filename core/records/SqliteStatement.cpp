@@ -37,6 +37,13 @@ void SqliteStatement::bind(int index, std::string_view text) {
         "sqlite3_bind_text64", m_action);
 }
 
+void SqliteStatement::bind(int index, const std::optional<std::int64_t>& value) {
+    if (value)
+        bind(index, *value);
+    else
+        bindNull(index);
+}
+
 void SqliteStatement::bind(int index, const std::optional<double>& value) {
     if (value)
         bind(index, *value);

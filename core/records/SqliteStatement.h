@@ -30,6 +30,7 @@ public:
     void bind(int index, double value);
     void bind(int index, std::string_view text);
     void bind(int index, const std::optional<double>& value);
+    void bind(int index, const std::optional<std::int64_t>& value);
     void bindNull(int index);
 
     // True while a row is available. A failure resets the statement (ending any write it started) and throws.

@@ -349,11 +349,58 @@ TrialImporter::Result TrialImporter::importDataset(const std::filesystem::path& 
     return store(parsed, name);
 }
 
-TrialImporter::Result TrialImporter::store(const Parsed& parsed, const std::string& format) {
+namespace {
+
+// A problem size a lookup can tell apart from others: some size, and not only ones (Kernel Tuner writes [1]
+// when it was given none).
+bool hasProblemSize(const std::string& problem) {
+    const Json value = parseBoundedOrderedJson(problem, "a stored problem size");
+    bool meaningful = false;
+    const auto visit = [&meaningful](const Json& size) {
+        if (size.is_number() && size.get<double>() != 1.0)
+            meaningful = true;
+    };
+    if (value.is_array() || value.is_object())
+        for (const Json& size : value)
+            visit(size);
+    else
+        visit(value);
+    return meaningful;
+}
+
+bool hasText(const std::string& text) {
+    return text.find_first_not_of(" \t") != std::string::npos;
+}
+
+} // namespace
+
+void TrialImporter::supply(SessionRecord& session) const {
+    if (!m_supplied.device.empty()) {
+        session.device = m_supplied.device;
+        const DeviceFingerprint host = DeviceFingerprint::ofHostCpu();
+        session.deviceInfo =
+            (host.name == session.device ? host : DeviceFingerprint::ofGpuName(session.device)).toJson();
+    }
+    if (m_supplied.problem)
+        session.problem = m_supplied.problem(session.kernel);
+}
+
+TrialImporter::Result TrialImporter::store(Parsed parsed, const std::string& format) {
     Result result;
     result.format = format;
     if (parsed.sessions.empty())
         throw Error("The input holds no session to import.");
+    for (SessionRecord& session : parsed.sessions) {
+        supply(session);
+        const auto note = [&result](const char* what) {
+            if (std::find(result.missing.begin(), result.missing.end(), what) == result.missing.end())
+                result.missing.push_back(what);
+        };
+        if (!hasText(session.device))
+            note("a device name");
+        if (!hasProblemSize(session.problem))
+            note("a problem size");
+    }
     result.sessions = m_store.importSessions(parsed.sessions, parsed.trials);
     for (const auto& trials : parsed.trials)
         result.trials += trials.size();

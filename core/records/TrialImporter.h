@@ -3,6 +3,7 @@
 #include "records/RecordStore.h"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,21 @@ public:
         std::string format; // "kt-cache", "t4", "ktt", "jsonl" or "csv"
         std::vector<std::int64_t> sessions;
         std::size_t trials = 0;
+        // What some imported session lacks for `best` and the deployment to find it: "a device name", "a
+        // problem size" (none, or only ones such as Kernel Tuner's placeholder [1]). Empty when complete.
+        std::vector<std::string> missing;
     };
 
-    explicit TrialImporter(RecordStore& store) : m_store(store) {}
+    // What the user gives for what an input lacks (`import --device NAME --size S`): each replaces the
+    // input's own value in every imported session.
+    struct Supplied {
+        std::string device;
+        // The problem size (JSON text) to record for a session of the named kernel; unset: the input's own.
+        std::function<std::string(const std::string& kernel)> problem;
+    };
+
+    explicit TrialImporter(RecordStore& store, Supplied supplied = {})
+        : m_store(store), m_supplied(std::move(supplied)) {}
 
     // `format` is "auto" (by extension: .jsonl, .csv, otherwise a JSON dataset detected by content) or one
     // of Result::format's names. Throws Error naming the file and the problem (line or key) on bad input.
@@ -36,9 +49,11 @@ public:
 
 private:
     Result importDataset(const std::filesystem::path& input, const std::string& format);
-    Result store(const Parsed& parsed, const std::string& format);
+    Result store(Parsed parsed, const std::string& format);
+    void supply(SessionRecord& session) const;
 
     RecordStore& m_store;
+    Supplied m_supplied;
 };
 
 } // namespace ts

@@ -225,17 +225,49 @@ std::int64_t PreparedSession::open() {
     return *m_id;
 }
 
-StopReason PreparedSession::run() {
+void PreparedSession::checkOpen() const {
     if (!m_id)
         throw Error("The session was not opened: open() records it before it runs.");
+}
+
+void PreparedSession::closeFailed() noexcept {
+    try {
+        m_store.endSession(*m_id, toString(SessionStatus::Failed));
+    } catch (const std::exception&) {
+        // The database itself failed; the original error says why.
+    }
+}
+
+StopReason PreparedSession::run() {
+    checkOpen();
     try {
         return m_session->run();
     } catch (...) {
-        try {
-            m_store.endSession(*m_id, toString(SessionStatus::Failed));
-        } catch (const std::exception&) {
-            // The database itself failed; the original error says why.
+        closeFailed();
+        throw;
+    }
+}
+
+std::optional<StopReason> PreparedSession::step(std::size_t maxEvaluations) {
+    checkOpen();
+    try {
+        if (!m_started) {
+            m_session->start();
+            m_started = true;
         }
+        return m_session->step(maxEvaluations);
+    } catch (...) {
+        closeFailed();
+        throw;
+    }
+}
+
+void PreparedSession::finish(StopReason reason) {
+    checkOpen();
+    try {
+        m_session->finish(reason);
+    } catch (...) {
+        closeFailed();
         throw;
     }
 }

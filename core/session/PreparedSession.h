@@ -65,6 +65,12 @@ public:
     std::int64_t open();
     // Runs the loop; when something throws, closes the record as failed and rethrows.
     StopReason run();
+    // The loop one batch at a time (TuningSession::start/step/finish), for a workload that interleaves its
+    // tasks' sessions: step() starts the session on its first call and measures at most `maxEvaluations`
+    // configs; finish() closes the record with the reason's status. Like run(), a throw closes the record
+    // as failed and rethrows.
+    std::optional<StopReason> step(std::size_t maxEvaluations);
+    void finish(StopReason reason);
 
     // The plan as stored: files absolute, the strategy's name and every option filled, the budget capped.
     const SessionPlan& plan() const { return m_plan; }
@@ -91,6 +97,8 @@ private:
     std::shared_ptr<const TransferPrior> warmStart(const Strategy& strategy);
     SessionRecord describe() const;
     std::string deviceName() const;
+    void closeFailed() noexcept;
+    void checkOpen() const;
     std::filesystem::path sourceFile() const;
 
     SessionPlan m_plan;
@@ -107,6 +115,7 @@ private:
     std::shared_ptr<const TransferPrior> m_prior;
     std::unique_ptr<TuningSession> m_session;
     std::optional<std::int64_t> m_id;
+    bool m_started = false;
     std::optional<SessionLock> m_lock;
     std::unique_ptr<RecordWriter> m_writer;
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace ts {
@@ -54,35 +55,41 @@ double TuningSession::elapsed() const {
 }
 
 StopReason TuningSession::run() {
+    start();
+    std::optional<StopReason> reason;
+    while (!(reason = step()))
+        ;
+    finish(*reason);
+    return *reason;
+}
+
+void TuningSession::start() {
     m_startedAt = monotonicSeconds();
-    StopReason reason = StopReason::None;
-    while (true) {
-        if (auto stop = stopReason()) {
-            reason = *stop;
-            break;
-        }
-        if (!waitWhilePaused()) {
-            reason = StopReason::Cancelled;
-            break;
-        }
-        std::size_t maxCount = m_settings.batchSize;
-        if (m_settings.stop.maxEvaluations)
-            maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size());
-        double proposeStart = monotonicSeconds();
-        bool exhausted = false;
-        std::vector<SearchSpace::Index> batch = nextBatch(maxCount, exhausted);
-        double strategyMs = (monotonicSeconds() - proposeStart) * 1e3;
-        if (exhausted) {
-            reason = StopReason::Exhausted;
-            break;
-        }
-        measureBatch(batch, m_batches++, strategyMs);
-    }
-    SessionStatus status =
+}
+
+std::optional<StopReason> TuningSession::step(std::size_t maxEvaluations) {
+    if (auto stop = stopReason())
+        return stop;
+    if (!waitWhilePaused())
+        return StopReason::Cancelled;
+    std::size_t maxCount = std::min(m_settings.batchSize, std::max<std::size_t>(maxEvaluations, 1));
+    if (m_settings.stop.maxEvaluations)
+        maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size());
+    const double proposeStart = monotonicSeconds();
+    bool exhausted = false;
+    std::vector<SearchSpace::Index> batch = nextBatch(maxCount, exhausted);
+    const double strategyMs = (monotonicSeconds() - proposeStart) * 1e3;
+    if (exhausted)
+        return StopReason::Exhausted;
+    measureBatch(batch, m_batches++, strategyMs);
+    return std::nullopt;
+}
+
+void TuningSession::finish(StopReason reason) {
+    const SessionStatus status =
         reason == StopReason::Cancelled ? SessionStatus::Cancelled : SessionStatus::Completed;
     for (SessionObserver* observer : m_observers)
         observer->finished(status, reason);
-    return reason;
 }
 
 std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, bool& exhausted) {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -42,6 +43,14 @@ public:
     void preload(std::vector<Trial> trials);
 
     StopReason run();
+
+    // The loop one batch at a time, for a caller that interleaves many sessions (a workload): start() once,
+    // then step() until it returns why the session stopped (or the caller has had enough), then finish()
+    // to tell the observers. run() is exactly this. A step measures at most `maxEvaluations` configs (and
+    // at most the batch size); nullopt means the session can go on.
+    void start();
+    std::optional<StopReason> step(std::size_t maxEvaluations = std::numeric_limits<std::size_t>::max());
+    void finish(StopReason reason);
 
     void pause();
     void resume();

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// What a task scheduler knows of one task of a workload, rebuilt from the task's trials (so that a resumed
+// workload schedules as the uninterrupted one would).
+struct TaskState {
+    static constexpr double kNoBest = std::numeric_limits<double>::infinity();
+
+    double weight = 1.0;     // calls per inference: its share of the end-to-end latency
+    std::int64_t trials = 0; // measured so far
+    // The task's best time (ms) after each of its rounds, oldest first; kNoBest while it has no valid
+    // config. A round is one batch of the task's session.
+    std::vector<double> bestHistory;
+    // Work of one call (flops) when the kernel says, for the similar-task term; and the group of tasks that
+    // are similar (the same kernel), empty for none.
+    std::optional<double> flops;
+    std::string group;
+    // False once the task cannot take more trials: it failed (does not build, no valid config at its size)
+    // or its space is exhausted.
+    bool active = true;
+
+    double best() const { return bestHistory.empty() ? kNoBest : bestHistory.back(); }
+};
+
+} // namespace ts
