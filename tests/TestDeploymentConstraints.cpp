@@ -609,7 +609,7 @@ void TestDeploymentConstraints::hostCpuIsWhatACpuSessionRecords() {
     // A program asking with hostCpu() finds the entry by the exact rule, with no guess.
     QCOMPARE(deployment.lookup({"gemm", e.shape, host.name, host.architecture}).rule, tunescope::Rule::Exact);
     // The session stored its kernel's constraints: the entry carries them, over the sizes it names.
-    QCOMPARE(e.sizeNames, std::vector<std::string>({"K", "M", "N"}));
+    QCOMPARE(e.sizeNames, std::vector<std::string>({"M", "N", "K"}));
     QVERIFY(std::find_if(e.constraints.begin(), e.constraints.end(), [](const tunescope::Constraint& c) {
                 return c.text == "MC <= max(M, 32)";
             }) != e.constraints.end());

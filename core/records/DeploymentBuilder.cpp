@@ -43,6 +43,11 @@ struct Check {
     std::vector<std::string> constraints;
 };
 
+// Text as a message shows it: quoted, control bytes escaped, invalid UTF-8 replaced.
+std::string quoted(const std::string& text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<std::string> stringList(const nlohmann::ordered_json& value) {
     std::vector<std::string> strings;
     if (value.is_array())
@@ -102,10 +107,10 @@ Check checkOf(const SessionRecord& session, std::vector<std::string>& warnings) 
             tunescope::constraint::Compiler::compile(text, check.sizeNames);
             check.constraints.push_back(std::move(text));
         } catch (const std::runtime_error& error) {
-            warnings.push_back(fmt::format("the constraint \"{}\" of session {} ({}) is left out of the "
+            warnings.push_back(fmt::format("the constraint {} of session {} ({}) is left out of the "
                                            "deployment: tunescope/runtime.h does not read it ({}), so "
-                                           "nearest-shape answers are not checked against it",
-                                           ExpressionParser::excerpt(text), session.id, session.kernel,
+                                           "nearest-shape answers are not checked against it.",
+                                           quoted(ExpressionParser::excerpt(text)), session.id, session.kernel,
                                            error.what()));
         }
     }

@@ -26,7 +26,7 @@ public:
 
     // "kernel on device" of the groups build() left out because none of their trials succeeded.
     const std::vector<std::string>& skipped() const { return m_skipped; }
-    // Sentences about constraints the deployment cannot check (a rule tunescope/runtime.h does not read, a
+    // Sentences (starting in lower case, after "warning: ") about constraints the deployment cannot check (a rule tunescope/runtime.h does not read, a
     // kernel spec that is gone): nearest-shape answers for those entries are not checked against them.
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
