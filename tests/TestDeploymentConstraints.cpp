@@ -65,7 +65,7 @@ const std::vector<Lookup> kLookups{
     {{1024, 1024, 1024}, "exact", 1, 0},
     {{1000, 1000, 1002}, "nearest_shape", 2, 1}, // 1024 breaks K % VEC; 512 holds
     {{1000, 1000, 1000}, "nearest_shape", 1, 0}, // 1024 holds
-    {{31, 4000, 4000}, "nearest_shape", 2, 1},    // 1024's MC 64 > max(31, 32); 512's MC 32 holds
+    {{31, 4000, 4000}, "nearest_shape", 2, 1},   // 1024's MC 64 > max(31, 32); 512's MC 32 holds
     {{1001, 1001, 1001}, "nearest_shape", 3, 2}, // VEC 4 and 2 break; the farthest, VEC 1, holds
     {{16, 1001, 1001}, "default", 0, 3},         // ... and its MC 128 > max(16, 32)
     {{1000, 1000}, "default", 0, 0},             // another rank: no nearest shape at all
@@ -514,7 +514,7 @@ void TestDeploymentConstraints::bestAndExportFollowTheConstraints() {
             {"best", "--db", db, "--kernel", "gemm", "--size", size, "--device", "CPU X", "--json"});
     };
     // K = 1002: the 1024 entry's VEC 4 breaks K % VEC == 0; the 512 entry's VEC 2 holds.
-    const ts::test::CliResult near = best("1002,1000,1000");
+    const ts::test::CliResult near = best("1000,1000,1002");
     QVERIFY2(near.exitCode == 0, qPrintable(near.err));
     const Json answer = Json::parse(near.out.toStdString());
     QCOMPARE(answer.value("rule", ""), std::string("nearest_shape"));
@@ -528,7 +528,11 @@ void TestDeploymentConstraints::bestAndExportFollowTheConstraints() {
         ts::test::runCli({"export", "--db", db, "--format", "deploy", "-o", out});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const tunescope::Deployment deployment = tunescope::Deployment::load(out.toStdString());
-    QCOMPARE(deployment.lookup({"gemm", {1002, 1000, 1000}, "CPU X", ""}).config.value("T", -1), 2);
+    QCOMPARE(deployment.lookup({"gemm", {1000, 1000, 1002}, "CPU X", ""}).config.value("T", -1), 2);
+    // The same size by name, in another order.
+    const ts::test::CliResult named = best("K=1002,M=1000,N=1000");
+    QVERIFY2(named.exitCode == 0, qPrintable(named.err));
+    QCOMPARE(Json::parse(named.out.toStdString())["config"].value("T", -1), 2);
     QFile file(db);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), before);

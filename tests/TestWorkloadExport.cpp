@@ -44,7 +44,8 @@ bool satisfiesKernel(const Json& config, const std::vector<std::int64_t>& shape,
             if (names[k] == spec.problem[i].name)
                 size[i] = shape[k];
     for (const std::string& constraint : spec.variant("cpu")->constraints) {
-        const Expression expression = Expression::parse(bindProblemSize(constraint, spec, size), "constraint");
+        const Expression expression =
+            Expression::parse(bindProblemSize(constraint, spec, size), "constraint");
         const bool holds = expression.test([&config](std::string_view name) -> std::optional<Value> {
             const auto it = config.find(std::string(name));
             return it == config.end() ? std::nullopt : valueFromJson(*it);
@@ -87,23 +88,43 @@ void TestWorkloadExport::initTestCase() {
     m_db = m_dir.filePath("records.db");
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("builds"));
-    const Result tuned = ts::test::runCli({"tune", "--db", m_db, "--kernel", "gemm", "--backend", "cpu", "--size",
-                                           "48,40,64", "--size", "64,64,32", "--strategy", "random_sample",
-                                           "--budget", "6", "--repeat", "1", "--warmup-ms", "0", "--min-repeat-ms",
+    const Result tuned = ts::test::runCli({"tune",
+                                           "--db",
+                                           m_db,
+                                           "--kernel",
+                                           "gemm",
+                                           "--backend",
+                                           "cpu",
+                                           "--size",
+                                           "48,40,64",
+                                           "--size",
+                                           "64,64,32",
+                                           "--strategy",
+                                           "random_sample",
+                                           "--budget",
+                                           "6",
+                                           "--batch-size",
+                                           "2",
+                                           "--repeat",
+                                           "1",
+                                           "--warmup-ms",
+                                           "0",
+                                           "--min-repeat-ms",
                                            "1"},
                                           environment, 600000);
     QVERIFY2(tuned.exitCode == 0, qPrintable(tuned.err));
     // A replay session outside the workload: the workload's export must leave it out.
     const Result other = ts::test::runCli({"tune", "--db", m_db, "--dataset",
-                                           TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz", "--strategy",
-                                           "random_sample", "--budget", "5"});
+                                           TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz",
+                                           "--strategy", "random_sample", "--budget", "5"});
     QVERIFY2(other.exitCode == 0, qPrintable(other.err));
     RecordStore store(m_db.toStdString(), DatabaseAccess::ReadOnly);
     QCOMPARE(store.workloads().size(), std::size_t{1});
     m_workload = store.workloads().front().id;
     m_deployment = m_dir.filePath("workload.json");
-    const Result exported = ts::test::runCli({"export", "--db", m_db, "--workload", QString::number(m_workload),
-                                              "--format", "deploy", "-o", m_deployment});
+    const Result exported =
+        ts::test::runCli({"export", "--db", m_db, "--workload", QString::number(m_workload), "--format",
+                          "deploy", "-o", m_deployment});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
 }
 
@@ -119,7 +140,8 @@ void TestWorkloadExport::everyTaskShapeAnswersExactly() {
         const SessionRecord session = *store.session(*task.session);
         // The task's shape as the records write it: the values of its stored problem, in order.
         std::vector<std::int64_t> shape;
-        for (const auto& [name, size] : Json::parse(session.problem).items())
+        const Json problem = Json::parse(session.problem);
+        for (const auto& [name, size] : problem.items())
             shape.push_back(size.get<std::int64_t>());
         const tunescope::Answer answer = deployment.lookup({"gemm", shape, host.name, host.architecture});
         QCOMPARE(answer.rule, tunescope::Rule::Exact);
@@ -145,35 +167,43 @@ void TestWorkloadExport::unseenShapesGetConfigsThatSatisfyTheKernel() {
     const std::vector<std::string> names = deployment.entries().front().sizeNames;
     QCOMPARE(names, std::vector<std::string>({"M", "N", "K"}));
     int checked = 0;
+    std::size_t skipped = 0;
     for (const std::vector<std::int64_t>& shape : kUnseen) {
         const tunescope::Answer answer = deployment.lookup({"gemm", shape, host.name, host.architecture});
         const QByteArray where = QByteArray::fromStdString(joined(shape)) + ": " +
                                  tunescope::ruleName(answer.rule) + " " + answer.config.dump().c_str();
-        QVERIFY2(answer.rule == tunescope::Rule::NearestShape || answer.rule == tunescope::Rule::KernelDefault,
+        QVERIFY2(answer.rule == tunescope::Rule::NearestShape ||
+                     answer.rule == tunescope::Rule::KernelDefault,
                  where.constData());
         // Every entry passed over breaks a constraint there, as the tuning engine sees it...
-        for (const tunescope::Skipped& skipped : answer.skipped)
-            QVERIFY2(!satisfiesKernel(skipped.entry->config, shape, names),
-                     (where + " skipped " + skipped.constraint.c_str()).constData());
+        skipped += answer.skipped.size();
+        for (const tunescope::Skipped& passed : answer.skipped)
+            QVERIFY2(!satisfiesKernel(passed.entry->config, shape, names),
+                     (where + " skipped " + passed.constraint.c_str()).constData());
         // ... and the answer satisfies them all.
         if (answer.rule == tunescope::Rule::NearestShape) {
             QVERIFY2(satisfiesKernel(answer.config, shape, names), where.constData());
             ++checked;
         }
         // `best` takes the same size, by name too.
-        const QString named = QString::fromStdString(
-            fmt::format("M={},N={},K={}", shape[0], shape[1], shape[2]));
-        const Result cli = ts::test::runCli({"best", "--db", m_db, "--kernel", "gemm", "--size", named, "--json"});
+        const QString named =
+            QString::fromStdString(fmt::format("M={},N={},K={}", shape[0], shape[1], shape[2]));
+        const Result cli =
+            ts::test::runCli({"best", "--db", m_db, "--kernel", "gemm", "--size", named, "--json"});
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         QCOMPARE(Json::parse(cli.out.toStdString())["config"], answer.config);
     }
     QVERIFY(checked > 0);
+    // With seed 0 the 48x40x64 task's best has MC 48, which M = 20 does not allow (MC <= max(M, 32)): the
+    // nearest entry of at least one unseen shape is passed over.
+    QVERIFY(skipped > 0);
 }
 
 void TestWorkloadExport::generatedHeaderAnswersAsTheRuntime() {
     const QString header = m_dir.filePath("tuned.h");
-    const Result exported = ts::test::runCli({"export", "--db", m_db, "--workload", QString::number(m_workload),
-                                              "--format", "header", "-o", header});
+    const Result exported =
+        ts::test::runCli({"export", "--db", m_db, "--workload", QString::number(m_workload), "--format",
+                          "header", "-o", header});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const tunescope::Deployment deployment = tunescope::Deployment::load(m_deployment.toStdString());
     const tunescope::Device host = tunescope::hostCpu();
@@ -187,7 +217,8 @@ void TestWorkloadExport::generatedHeaderAnswersAsTheRuntime() {
         program += "        const tunescope_tuned::Answer a = tunescope_tuned::lookup(\"gemm\", s, 3, " +
                    nlohmann::json(host.name).dump() + ");\n";
         program += "        const tunescope_tuned::Param* mc = a.find(\"MC\");\n"
-                   "        std::printf(\"%d %d %zu\\n\", static_cast<int>(a.rule), mc ? static_cast<int>(mc->number) "
+                   "        std::printf(\"%d %d %zu\\n\", static_cast<int>(a.rule), mc ? "
+                   "static_cast<int>(mc->number) "
                    ": -1, a.skipped);\n    }\n";
         const tunescope::Answer answer = deployment.lookup({"gemm", shapes[i], host.name, ""});
         expected += fmt::format("{} {} {}\n", static_cast<int>(answer.rule), answer.config.value("MC", -1),
@@ -197,7 +228,8 @@ void TestWorkloadExport::generatedHeaderAnswersAsTheRuntime() {
     std::ofstream(m_dir.filePath("check.cpp").toStdString()) << program;
     QProcess build;
     build.setWorkingDirectory(m_dir.path());
-    build.start("g++", {"-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror", "check.cpp", "-o", "check"});
+    build.start("g++",
+                {"-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror", "check.cpp", "-o", "check"});
     QVERIFY(build.waitForFinished(180000));
     QVERIFY2(build.exitCode() == 0, build.readAllStandardError().constData());
     QProcess run;
@@ -215,11 +247,12 @@ void TestWorkloadExport::failedTasksAreNamedAndLeftOut() {
         {"name", "mixed"},
         {"device", "replay"},
         {"tasks",
-         {{{"name", "pnpoly"}, {"dataset", TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz"}, {"weight", 2}},
+         {{{"name", "pnpoly"},
+           {"dataset", TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz"},
+           {"weight", 2}},
           {{"name", "nothing fits"},
            {"dataset", TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz"},
-           {"constraints", {"1 == 0"}}}}}}
-                                             .dump();
+           {"constraints", {"1 == 0"}}}}}}.dump();
     const QString db = dir.filePath("records.db");
     const Result tuned = ts::test::runCli({"workload", "tune", file, "--db", db, "--budget", "6"});
     QVERIFY2(tuned.exitCode == 0 || tuned.exitCode == 1, qPrintable(tuned.err));
@@ -232,18 +265,21 @@ void TestWorkloadExport::failedTasksAreNamedAndLeftOut() {
         QCOMPARE(workload.tasks.at(1).status, std::string("failed"));
     }
     const QString out = dir.filePath("deployment.json");
-    const Result exported =
-        ts::test::runCli({"export", "--db", db, "--workload", QString::number(id), "--format", "deploy", "-o", out});
+    const Result exported = ts::test::runCli(
+        {"export", "--db", db, "--workload", QString::number(id), "--format", "deploy", "-o", out});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
-    QVERIFY2(exported.err.contains(QString("warning: task 2 (\"nothing fits\") of workload %1 failed, so it is left "
-                                           "out: ")
-                                       .arg(id)),
+    QVERIFY2(exported.err.contains(
+                 QString("warning: task 2 (\"nothing fits\") of workload %1 failed, so it is left "
+                         "out: ")
+                     .arg(id)),
              qPrintable(exported.err));
     const tunescope::Deployment deployment = tunescope::Deployment::load(out.toStdString());
     QCOMPARE(deployment.entries().size(), std::size_t{1});
     QCOMPARE(deployment.entries()[0].kernel, std::string("cn_pnpoly"));
-    QCOMPARE(deployment.lookup({"cn_pnpoly", deployment.entries()[0].shape, deployment.entries()[0].device, ""}).rule,
-             tunescope::Rule::Exact);
+    QCOMPARE(
+        deployment.lookup({"cn_pnpoly", deployment.entries()[0].shape, deployment.entries()[0].device, ""})
+            .rule,
+        tunescope::Rule::Exact);
 }
 
 void TestWorkloadExport::missingOrEmptyWorkloadsAreOneSentence() {
@@ -278,30 +314,40 @@ void TestWorkloadExport::missingOrEmptyWorkloadsAreOneSentence() {
     };
     const Result missing = exportOf({"--workload", "99", "--format", "deploy"});
     QCOMPARE(missing.exitCode, 1);
-    QCOMPARE(missing.err.trimmed(), QString("tunescope-cli: Workload 99 is not in the records database %1.").arg(db));
+    QCOMPARE(missing.err.trimmed(),
+             QString("tunescope-cli: Workload 99 is not in the records database %1.").arg(db));
     const Result none = exportOf({"--workload", QString::number(failed), "--format", "header"});
     QCOMPARE(none.exitCode, 1);
-    QVERIFY2(none.err.contains(QString("warning: task 1 (\"a\") of workload %1 failed, so it is left out: The "
-                                       "kernel does not build.\n")
-                                   .arg(failed)),
-             qPrintable(none.err));
-    QVERIFY2(none.err.contains(QString("tunescope-cli: Workload %1 (\"all failed\") of the records database %2 has no task "
-                                       "with a session to export: each failed or was not tuned yet.")
-                                   .arg(failed)
-                                   .arg(db)),
+    QVERIFY2(
+        none.err.contains(QString("warning: task 1 (\"a\") of workload %1 failed, so it is left out: The "
+                                  "kernel does not build.\n")
+                              .arg(failed)),
+        qPrintable(none.err));
+    QVERIFY2(none.err.contains(
+                 QString("tunescope-cli: Workload %1 (\"all failed\") of the records database %2 has no task "
+                         "with a session to export: each failed or was not tuned yet.")
+                     .arg(failed)
+                     .arg(db)),
              qPrintable(none.err));
     const Result pending = exportOf({"--workload", QString::number(untuned), "--format", "deploy"});
     QCOMPARE(pending.exitCode, 1);
-    QVERIFY2(pending.err.contains("has no task with a session to export") && !pending.err.contains("warning"),
+    QVERIFY2(pending.err.contains(
+                 QString("warning: task 1 (\"a\") of workload %1 was not tuned yet, so it is left "
+                         "out.\n")
+                     .arg(untuned)) &&
+                 pending.err.contains("has no task with a session to export"),
              qPrintable(pending.err));
     const Result both = exportOf({"--workload", "1", "--session", "1", "--format", "deploy"});
     QCOMPARE(both.exitCode, 1);
-    QCOMPARE(both.err.trimmed(),
-             QString("tunescope-cli: --workload and --session both choose what to export: give one of them."));
+    QCOMPARE(
+        both.err.trimmed(),
+        QString("tunescope-cli: --workload and --session both choose what to export: give one of them."));
     const Result trials = exportOf({"--workload", "1", "--format", "jsonl"});
     QCOMPARE(trials.exitCode, 1);
-    QCOMPARE(trials.err.trimmed(),
-             QString("tunescope-cli: --workload exports a deployment: use --format deploy or header, not \"jsonl\"."));
+    QCOMPARE(
+        trials.err.trimmed(),
+        QString(
+            "tunescope-cli: --workload exports a deployment: use --format deploy or header, not \"jsonl\"."));
     // Nothing was written over, nothing recorded changed.
     QCOMPARE(fileBytes(out), QByteArray("earlier output\n"));
     QCOMPARE(fileBytes(db), before);

@@ -74,11 +74,16 @@ std::vector<std::int64_t> workloadSessions(const RecordStore& store, std::int64_
                          task.error.empty() ? "no reason was recorded." : task.error.c_str());
         else if (task.session)
             sessions.push_back(*task.session);
+        else
+            std::fprintf(stderr,
+                         "warning: task %d (\"%s\") of workload %lld was not tuned yet, so it is left out.\n",
+                         task.position + 1, task.name.c_str(), static_cast<long long>(id));
     }
     if (sessions.empty())
-        throw Error(fmt::format("Workload {} (\"{}\") of the records database {} has no task with a session to "
-                                "export: each failed or was not tuned yet.",
-                                id, workload->name, store.path().string()));
+        throw Error(
+            fmt::format("Workload {} (\"{}\") of the records database {} has no task with a session to "
+                        "export: each failed or was not tuned yet.",
+                        id, workload->name, store.path().string()));
     return sessions;
 }
 
@@ -111,8 +116,9 @@ void runExport(const ExportOptions& o) {
         for (const std::string& warning : builder.warnings())
             std::fprintf(stderr, "warning: %s\n", warning.c_str());
         if (deployment["entries"].empty() && o.workload)
-            throw Error(fmt::format("Workload {} of the records database {} has no successful trial to export.",
-                                    *o.workload, store.path().string()));
+            throw Error(
+                fmt::format("Workload {} of the records database {} has no successful trial to export.",
+                            *o.workload, store.path().string()));
         if (deployment["entries"].empty())
             throw Error(fmt::format("The records database {} has no successful trial to export.",
                                     store.path().string()));

@@ -110,8 +110,8 @@ Check checkOf(const SessionRecord& session, std::vector<std::string>& warnings) 
             warnings.push_back(fmt::format("the constraint {} of session {} ({}) is left out of the "
                                            "deployment: tunescope/runtime.h does not read it ({}), so "
                                            "nearest-shape answers are not checked against it.",
-                                           quoted(ExpressionParser::excerpt(text)), session.id, session.kernel,
-                                           error.what()));
+                                           quoted(ExpressionParser::excerpt(text)), session.id,
+                                           session.kernel, error.what()));
         }
     }
     return check;
