@@ -26,8 +26,9 @@ public:
 
     // "kernel on device" of the groups build() left out because none of their trials succeeded.
     const std::vector<std::string>& skipped() const { return m_skipped; }
-    // Sentences (starting in lower case, after "warning: ") about constraints the deployment cannot check (a rule tunescope/runtime.h does not read, a
-    // kernel spec that is gone): nearest-shape answers for those entries are not checked against them.
+    // Sentences (starting in lower case, after "warning: ") about constraints the deployment cannot check (a
+    // rule tunescope/runtime.h does not read, a kernel spec that is gone): nearest-shape answers for those
+    // entries are not checked against them.
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
     // A session's problem size as the deployment writes it: a list of integers (a number becomes a
