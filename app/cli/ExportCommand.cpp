@@ -6,11 +6,13 @@
 #include "records/DeviceFingerprint.h"
 #include "records/RecordStore.h"
 #include "records/TrialExporter.h"
+#include "records/WorkloadRecord.h"
 #include "util/Error.h"
 #include "util/OutputFile.h"
 
 #include <cstdio>
 #include <fmt/format.h>
+#include <optional>
 #include <set>
 
 namespace ts::cli {
@@ -20,6 +22,7 @@ namespace {
 struct ExportOptions {
     std::string db;
     std::int64_t session = 0;
+    std::optional<std::int64_t> workload;
     std::string format;
     std::string output;
     std::string space = "tunescope_tuned";
@@ -57,6 +60,33 @@ void warnAboutOtherHardware(const nlohmann::ordered_json& deployment) {
         count, deployment["entries"].size(), list.c_str());
 }
 
+// The sessions of a workload's tasks that can give an entry: those of the tasks that did not fail. The failed
+// tasks are named on stderr; a workload that is not in the store, or has no task left, is an Error.
+std::vector<std::int64_t> workloadSessions(const RecordStore& store, std::int64_t id) {
+    const std::optional<WorkloadRecord> workload = store.workload(id);
+    if (!workload)
+        throw Error(fmt::format("Workload {} is not in the records database {}.", id, store.path().string()));
+    std::vector<std::int64_t> sessions;
+    for (const WorkloadTaskRecord& task : workload->tasks) {
+        if (task.status == "failed")
+            std::fprintf(stderr, "warning: task %d (\"%s\") of workload %lld failed, so it is left out: %s\n",
+                         task.position + 1, task.name.c_str(), static_cast<long long>(id),
+                         task.error.empty() ? "no reason was recorded." : task.error.c_str());
+        else if (task.session)
+            sessions.push_back(*task.session);
+        else
+            std::fprintf(stderr,
+                         "warning: task %d (\"%s\") of workload %lld was not tuned yet, so it is left out.\n",
+                         task.position + 1, task.name.c_str(), static_cast<long long>(id));
+    }
+    if (sessions.empty())
+        throw Error(
+            fmt::format("Workload {} (\"{}\") of the records database {} has no task with a session to "
+                        "export: each failed or was not tuned yet.",
+                        id, workload->name, store.path().string()));
+    return sessions;
+}
+
 void runExport(const ExportOptions& o) {
     static const std::set<std::string> formats{"deploy", "header", "kt-cache", "t4", "jsonl", "csv"};
     if (!formats.count(o.format))
@@ -66,6 +96,11 @@ void runExport(const ExportOptions& o) {
                         o.format));
     if (o.format == "header")
         CppSource::checkNamespace(o.space);
+    if (o.workload && o.session > 0)
+        throw Error("--workload and --session both choose what to export: give one of them.");
+    if (o.workload && o.format != "deploy" && o.format != "header")
+        throw Error(fmt::format("--workload exports a deployment: use --format deploy or header, not \"{}\".",
+                                o.format));
     // The output is checked first: a refused target costs no work, and the database is never replaced.
     OutputFile output(o.output, "export file");
     RecordStore store(existingDb(o.db), DatabaseAccess::ReadOnly);
@@ -74,9 +109,16 @@ void runExport(const ExportOptions& o) {
     std::string text;
     if (o.format == "deploy" || o.format == "header") {
         DeploymentBuilder builder(store);
-        const nlohmann::ordered_json deployment = builder.build(session);
+        const nlohmann::ordered_json deployment =
+            o.workload ? builder.build(workloadSessions(store, *o.workload)) : builder.build(session);
         for (const std::string& skipped : builder.skipped())
             std::fprintf(stderr, "warning: %s has no successful trial; it is left out.\n", skipped.c_str());
+        for (const std::string& warning : builder.warnings())
+            std::fprintf(stderr, "warning: %s\n", warning.c_str());
+        if (deployment["entries"].empty() && o.workload)
+            throw Error(
+                fmt::format("Workload {} of the records database {} has no successful trial to export.",
+                            *o.workload, store.path().string()));
         if (deployment["entries"].empty())
             throw Error(fmt::format("The records database {} has no successful trial to export.",
                                     store.path().string()));
@@ -107,6 +149,8 @@ void addExportCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("export", "Export records: deployment JSON, C++ header, or trials");
     cmd->add_option("--db", o->db, "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
     cmd->add_option("--session", o->session, "Only this session (default: all; kt-cache and t4 need one)");
+    cmd->add_option("--workload", o->workload,
+                    "Only the sessions of this workload's tasks (deploy and header; see `workload list`)");
     cmd->add_option("--format", o->format, "deploy, header, kt-cache, t4, jsonl or csv")->required();
     cmd->add_option("-o,--output", o->output, "Output file (- for stdout)")->required();
     cmd->add_option("--namespace", o->space, "C++ namespace of the generated header")->capture_default_str();

@@ -4,6 +4,7 @@
 #include "kernels/KernelSpace.h"
 #include "records/DatasetReader.h"
 #include "records/DatasetRestriction.h"
+#include "records/DeploymentBuilder.h"
 #include "records/DeviceFingerprint.h"
 #include "records/RecordPriors.h"
 #include "records/SessionResume.h"
@@ -183,6 +184,8 @@ SessionRecord PreparedSession::describe() const {
     if (m_kernel) {
         m_kernel->describe(record);
         settings["default_config"] = m_kernel->defaultConfig();
+        // Unbound (over size and parameter names): a deployment checks a config at other shapes with them.
+        settings[DeploymentBuilder::kKernelConstraintsKey] = m_kernel->kernelSpace().variant().constraints;
     } else {
         record.kernel = m_dataset->kernelName;
         record.problem = m_dataset->problemSize;

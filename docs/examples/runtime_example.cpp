@@ -40,6 +40,10 @@ int main(int argc, char** argv) {
 
         const tunescope::Answer answer = deployment.lookup(query);
         std::printf("rule: %s\n", tunescope::ruleName(answer.rule));
+        for (const tunescope::Skipped& skipped :
+             answer.skipped) // nearer entries that break a constraint here
+            std::fprintf(stderr, "note: skipped the entry tuned at another shape on %s: %s\n",
+                         skipped.entry->device.c_str(), skipped.constraint.c_str());
         if (!answer.found())
             return 1; // nothing applies: fall back to the library's own choice
         if (answer.fromOtherDevice())
