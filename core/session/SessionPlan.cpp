@@ -3,6 +3,7 @@
 #include "kernels/KernelCatalog.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
+#include "util/JsonField.h"
 
 #include <cmath>
 #include <filesystem>
@@ -14,20 +15,6 @@ namespace {
 
 std::string absolute(const std::string& path) {
     return path.empty() ? path : std::filesystem::absolute(path).lexically_normal().string();
-}
-
-// json[key] as T when present, else `fallback`; Error naming `what` and the key on another type.
-template <typename T>
-T field(const nlohmann::json& json, const char* key, T fallback, const std::string& what) {
-    const auto it = json.find(key);
-    if (it == json.end() || it->is_null())
-        return fallback;
-    try {
-        return it->get<T>();
-    } catch (const nlohmann::json::exception&) {
-        throw Error(fmt::format("The {} has \"{}\": {}, which is not of the right type.", what, key,
-                                it->dump().substr(0, 60)));
-    }
 }
 
 nlohmann::json kernelJson(const KernelTuneOptions& k) {
@@ -49,16 +36,16 @@ KernelTuneOptions kernelOf(const nlohmann::json& j, const std::string& what) {
     if (!j.is_object())
         return k;
     // A catalog kernel is found by name again (the spec file was where the catalog had it then).
-    k.kernel = field<std::string>(j, "name", "", what);
+    k.kernel = jsonField<std::string>(j, "name", "", what);
     if (k.kernel.empty())
-        k.kernelSpec = field<std::string>(j, "spec", "", what);
-    k.size = field<std::string>(j, "size", "", what);
-    k.timeoutS = field<double>(j, "timeout_s", k.timeoutS, what);
-    k.repeat = field<int>(j, "repeat", k.repeat, what);
-    k.minRepeatMs = field<double>(j, "min_repeat_ms", k.minRepeatMs, what);
-    k.warmupMs = field<double>(j, "warmup_ms", k.warmupMs, what);
-    k.flush = field<bool>(j, "flush", k.flush, what);
-    k.cacheDir = field<std::string>(j, "cache_dir", "", what);
+        k.kernelSpec = jsonField<std::string>(j, "spec", "", what);
+    k.size = jsonField<std::string>(j, "size", "", what);
+    k.timeoutS = jsonField<double>(j, "timeout_s", k.timeoutS, what);
+    k.repeat = jsonField<int>(j, "repeat", k.repeat, what);
+    k.minRepeatMs = jsonField<double>(j, "min_repeat_ms", k.minRepeatMs, what);
+    k.warmupMs = jsonField<double>(j, "warmup_ms", k.warmupMs, what);
+    k.flush = jsonField<bool>(j, "flush", k.flush, what);
+    k.cacheDir = jsonField<std::string>(j, "cache_dir", "", what);
     return k;
 }
 
@@ -155,30 +142,30 @@ SessionPlan SessionPlan::fromJson(const nlohmann::json& j, const std::string& wh
     SessionPlan p;
     if (!j.is_object())
         throw Error(fmt::format("The {} is not a JSON object.", what));
-    p.backend = field<std::string>(j, "backend", p.backend, what);
-    p.dataset = field<std::string>(j, "dataset", "", what);
+    p.backend = jsonField<std::string>(j, "backend", p.backend, what);
+    p.dataset = jsonField<std::string>(j, "dataset", "", what);
     if (p.measuresKernel())
         p.kernel = kernelOf(j.value("kernel", nlohmann::json::object()), what);
-    p.constraints = field<std::vector<std::string>>(j, "constraints", {}, what);
-    p.stochastic = field<bool>(j, "stochastic", false, what);
-    p.strategy = field<std::string>(j, "strategy", p.strategy, what);
+    p.constraints = jsonField<std::vector<std::string>>(j, "constraints", {}, what);
+    p.stochastic = jsonField<bool>(j, "stochastic", false, what);
+    p.strategy = jsonField<std::string>(j, "strategy", p.strategy, what);
     // Options are stored typed (numbers, booleans); the registry takes them as text.
     if (const auto options = j.find("options"); options != j.end() && options->is_object())
         for (const auto& [name, value] : options->items())
             p.options[name] = value.is_string() ? value.get<std::string>() : value.dump();
-    p.seed = field<std::uint64_t>(j, "seed", 0, what);
-    const std::string space = field<std::string>(j, "space", toString(p.mode), what);
+    p.seed = jsonField<std::uint64_t>(j, "seed", 0, what);
+    const std::string space = jsonField<std::string>(j, "space", toString(p.mode), what);
     const std::optional<SpaceMode> mode = spaceModeFromString(space);
     if (!mode)
         throw Error(fmt::format("The {} has space mode \"{}\", not constrained or product.", what, space));
     p.mode = *mode;
-    p.batchSize = field<std::size_t>(j, "batch_size", p.batchSize, what);
-    p.budget = field<std::int64_t>(j, "budget", p.budget, what);
-    p.timeLimitS = field<double>(j, "time_limit", 0.0, what);
-    p.patience = field<std::int64_t>(j, "patience", 0, what);
-    p.targetMs = field<double>(j, "target", 0.0, what);
-    p.priors = field<std::vector<std::string>>(j, "priors", {}, what);
-    p.transfer = field<bool>(j, "transfer", false, what);
+    p.batchSize = jsonField<std::size_t>(j, "batch_size", p.batchSize, what);
+    p.budget = jsonField<std::int64_t>(j, "budget", p.budget, what);
+    p.timeLimitS = jsonField<double>(j, "time_limit", 0.0, what);
+    p.patience = jsonField<std::int64_t>(j, "patience", 0, what);
+    p.targetMs = jsonField<double>(j, "target", 0.0, what);
+    p.priors = jsonField<std::vector<std::string>>(j, "priors", {}, what);
+    p.transfer = jsonField<bool>(j, "transfer", false, what);
     return p;
 }
 

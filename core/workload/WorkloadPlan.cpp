@@ -1,6 +1,7 @@
 #include "workload/WorkloadPlan.h"
 
 #include "util/Error.h"
+#include "util/JsonField.h"
 
 #include <cctype>
 #include <cmath>
@@ -20,20 +21,6 @@ std::string capitalized(std::string text) {
     if (!text.empty())
         text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
     return text;
-}
-
-// json[key] as T when present, else `fallback`; Error naming `what` and the key on another type.
-template <typename T>
-T field(const nlohmann::json& json, const char* key, T fallback, const std::string& what) {
-    const auto it = json.find(key);
-    if (it == json.end() || it->is_null())
-        return fallback;
-    try {
-        return it->get<T>();
-    } catch (const nlohmann::json::exception&) {
-        throw Error(fmt::format("The {} has \"{}\": {}, which is not of the right type.", what, key,
-                                it->dump().substr(0, 60)));
-    }
 }
 
 // Scheduler options are stored typed when they were numbers (as strategy options are); taken back as text.
@@ -116,14 +103,14 @@ WorkloadPlan WorkloadPlan::fromJson(const nlohmann::json& j, const std::string& 
     if (!j.is_object())
         throw Error(fmt::format("The {} is not a JSON object.", what));
     WorkloadPlan p;
-    p.name = field<std::string>(j, "name", "", what);
-    p.backend = field<std::string>(j, "backend", p.backend, what);
-    p.file = field<std::string>(j, "file", "", what);
-    p.source = field<std::string>(j, "source", "", what);
-    p.scheduler = field<std::string>(j, "scheduler", p.scheduler, what);
+    p.name = jsonField<std::string>(j, "name", "", what);
+    p.backend = jsonField<std::string>(j, "backend", p.backend, what);
+    p.file = jsonField<std::string>(j, "file", "", what);
+    p.source = jsonField<std::string>(j, "source", "", what);
+    p.scheduler = jsonField<std::string>(j, "scheduler", p.scheduler, what);
     p.schedulerOptions = textOptions(j, "scheduler_options", what);
-    p.seed = field<std::uint64_t>(j, "seed", 0, what);
-    p.budget = field<std::int64_t>(j, "budget", 0, what);
+    p.seed = jsonField<std::uint64_t>(j, "seed", 0, what);
+    p.budget = jsonField<std::int64_t>(j, "budget", 0, what);
     const auto list = j.find("tasks");
     if (list != j.end() && !list->is_null()) {
         if (!list->is_array())
@@ -135,8 +122,8 @@ WorkloadPlan WorkloadPlan::fromJson(const nlohmann::json& j, const std::string& 
             if (!item.is_object())
                 throw Error(fmt::format("The {} is not a JSON object.", taskWhat));
             WorkloadTaskPlan task;
-            task.name = field<std::string>(item, "name", "", taskWhat);
-            task.weight = field<double>(item, "weight", task.weight, taskWhat);
+            task.name = jsonField<std::string>(item, "name", "", taskWhat);
+            task.weight = jsonField<double>(item, "weight", task.weight, taskWhat);
             task.plan = SessionPlan::fromJson(item.value("plan", nlohmann::json::object()), taskWhat);
             p.tasks.push_back(std::move(task));
         }

@@ -17,6 +17,8 @@
 #include "util/Error.h"
 #include "util/Statistics.h"
 
+#include "ScratchFolder.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -74,23 +76,6 @@ TuneRun tune(const KernelSpec& spec, const KernelSpace& kernelSpace, const Searc
     }
     return run;
 }
-
-// The benchmark's own build cache folder, removed however the run ends.
-class ScratchFolder {
-public:
-    explicit ScratchFolder(std::filesystem::path path) : m_path(std::move(path)) {
-        std::filesystem::remove_all(m_path);
-        std::filesystem::create_directories(m_path);
-    }
-    ~ScratchFolder() {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 std::string describe(const SearchSpace& space, const Config& config) {
     std::string text;

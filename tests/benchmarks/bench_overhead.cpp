@@ -5,9 +5,9 @@
 // Usage: bench_overhead [DATASET] [STRATEGY[:OPTION=VALUE],...] [RUNS] [PRIOR_DATASET]
 // With PRIOR_DATASET (the same kernel measured elsewhere), strategies that use a transfer prior get one,
 // built once before the runs (its build time is printed apart).
-#include "records/TransferSources.h"
 #include "backends/ReplayBackend.h"
 #include "records/DatasetReader.h"
+#include "records/TransferSources.h"
 #include "strategies/StrategyRegistry.h"
 
 #include <algorithm>

@@ -57,8 +57,8 @@ struct Curve {
     std::vector<std::pair<std::int64_t, double>> points; // (total trials, end-to-end / oracle)
 };
 
-Curve runOnce(const Weighting& weighting, const std::string& scheduler, std::uint64_t seed, std::int64_t budget,
-              const std::filesystem::path& datasets, const std::filesystem::path& db,
+Curve runOnce(const Weighting& weighting, const std::string& scheduler, std::uint64_t seed,
+              std::int64_t budget, const std::filesystem::path& datasets, const std::filesystem::path& db,
               const std::map<std::string, std::shared_ptr<const Dataset>>& loaded) {
     WorkloadPlan plan;
     plan.name = weighting.name;
@@ -152,8 +152,8 @@ int main(int argc, char** argv) {
         loaded[path] = std::make_shared<const Dataset>(readDataset(path));
         fmt::print("task {:<12} {} (optimum {:.6g} ms)\n", name, file, *loaded[path]->optimum());
     }
-    fmt::print("{} tasks, budget {} trials, batch 8, default strategy, {} seeds, {} threads\n\n", kTasks.size(),
-               budget, seeds, threads);
+    fmt::print("{} tasks, budget {} trials, batch 8, default strategy, {} seeds, {} threads\n\n",
+               kTasks.size(), budget, seeds, threads);
 
     const std::filesystem::path scratch =
         std::filesystem::temp_directory_path() / fmt::format("bench_workload.{}", ::getpid());
@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
                 for (const Curve& curve : curves[scheduler])
                     if (auto trials = trialsToWithin(curve, within))
                         reached.push_back(static_cast<double>(*trials));
-                fmt::print(" {} ({}/{}) |", reached.empty() ? std::string("-") : fmt::format("{:.0f}", median(reached)),
+                fmt::print(" {} ({}/{}) |",
+                           reached.empty() ? std::string("-") : fmt::format("{:.0f}", median(reached)),
                            reached.size(), seeds);
             }
             fmt::print("\n");

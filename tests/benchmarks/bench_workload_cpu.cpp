@@ -23,6 +23,8 @@
 #include "workload/WorkloadFile.h"
 #include "workload/WorkloadRun.h"
 
+#include "ScratchFolder.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -45,23 +47,6 @@ const std::vector<std::string> kSchedulers = {"gradient", "round_robin"};
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-
-// The benchmark's build cache and databases, removed however the run ends.
-class ScratchFolder {
-public:
-    explicit ScratchFolder(std::filesystem::path path) : m_path(std::move(path)) {
-        std::filesystem::remove_all(m_path);
-        std::filesystem::create_directories(m_path);
-    }
-    ~ScratchFolder() {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 void setEnvironment(const char* name, const char* value) {
     if (::setenv(name, value, 1) != 0)
