@@ -87,6 +87,17 @@ std::string describeConfig(const SearchSpace& space, SearchSpace::Index index) {
     return text;
 }
 
+void printOptionTable(const std::string& flag, const std::vector<OptionSpec>& options) {
+    for (const OptionSpec& option : options) {
+        // "int 1 to 40", "float 0 to 1", "true or false", "Hamming or adjacent".
+        const std::string accepted = option.type == OptionType::Integer || option.type == OptionType::Real
+                                         ? fmt::format("{} {}", toString(option.type), option.allowed())
+                                         : option.allowed();
+        fmt::print("    {} {}=<{}>  default {}: {}\n", flag, option.name, accepted, option.defaultValue,
+                   option.description);
+    }
+}
+
 void printRestrictions(const std::vector<std::string>& restrictions) {
     if (restrictions.empty())
         return;

@@ -2,6 +2,7 @@
 
 #include "records/Dataset.h"
 #include "space/SpaceMode.h"
+#include "strategies/OptionSpec.h"
 #include "util/OutputFile.h"
 
 #include <cstdint>
@@ -35,6 +36,10 @@ SpaceMode parseSpaceMode(const std::string& text);
 
 // "name=value, name=value" for display.
 std::string describeConfig(const SearchSpace& space, SearchSpace::Index index);
+
+// An option table as `strategies` and `schedulers` list it, one line per option given with `flag`:
+// "    --option name=<int 1 to 40>  default 8: description".
+void printOptionTable(const std::string& flag, const std::vector<OptionSpec>& options);
 
 // "learned restrictions: a % b == 0; ..." on stdout, nothing when there are none.
 void printRestrictions(const std::vector<std::string>& restrictions);
