@@ -13,6 +13,8 @@
 #include "runtime/tunescope/runtime.h"
 #include "util/Error.h"
 
+#include "HostCompilers.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -127,22 +129,8 @@ Json expressionDeployment() {
     return {{"format", "tunescope-deployment"}, {"version", 1}, {"entries", entries}};
 }
 
-int runProcess(QProcess& process, const QString& program, const QStringList& arguments) {
-    process.start(program, arguments);
-    if (!process.waitForFinished(180000) || process.exitStatus() != QProcess::NormalExit)
-        return -1;
-    return process.exitCode();
-}
-
-QStringList compilers() {
-    QStringList found;
-    for (const char* name : {"g++", "clang++"}) {
-        const QString path = QStandardPaths::findExecutable(name);
-        if (!path.isEmpty())
-            found << path;
-    }
-    return found;
-}
+using ts::test::compilers;
+using ts::test::runProcess;
 
 // Compiles `program` with `header` next to it with every compiler found, runs it, returns what it printed
 // (the same for every compiler, else the test fails).

@@ -5,6 +5,8 @@
 #include "records/RecordStore.h"
 #include "runtime/tunescope/runtime.h"
 
+#include "HostCompilers.h"
+
 #include <QDir>
 #include <QProcess>
 #include <QStandardPaths>
@@ -90,23 +92,8 @@ QString compilerOutput(QProcess& process) {
     return QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
 }
 
-// Runs a process to its end; returns its exit code (-1 when it crashed or did not finish).
-int runProcess(QProcess& process, const QString& program, const QStringList& arguments) {
-    process.start(program, arguments);
-    if (!process.waitForFinished(180000) || process.exitStatus() != QProcess::NormalExit)
-        return -1;
-    return process.exitCode();
-}
-
-QStringList compilers() {
-    QStringList found;
-    for (const char* name : {"g++", "clang++"}) {
-        const QString path = QStandardPaths::findExecutable(name);
-        if (!path.isEmpty())
-            found << path;
-    }
-    return found;
-}
+using ts::test::compilers;
+using ts::test::runProcess;
 
 QString shapeArgument(const std::vector<std::int64_t>& shape) {
     QStringList items;
