@@ -79,6 +79,7 @@ std::int64_t giveRound(const SyntheticTask& task, TaskState& state, std::int64_t
     if (task.capacity >= 0)
         trials = std::min(trials, task.capacity - state.trials);
     state.trials += trials;
+    state.trialsHistory.push_back(state.trials);
     const double k = static_cast<double>(state.rounds());
     state.bestHistory.push_back(task.neverValid
                                     ? TaskState::kNoBest
@@ -154,12 +155,15 @@ TaskState stateOf(double weight, std::vector<double> history) {
     TaskState state;
     state.weight = weight;
     state.trials = static_cast<std::int64_t>(history.size()) * kBatch;
+    for (std::size_t k = 1; k <= history.size(); ++k)
+        state.trialsHistory.push_back(static_cast<std::int64_t>(k) * kBatch);
     state.bestHistory = std::move(history);
     return state;
 }
 
-std::unique_ptr<TaskScheduler> greedyGradient() {
-    return SchedulerRegistry::builtin().create("gradient", {{"epsilon", "0"}}, 1);
+// `per`: "trial" (the default) or "round" (Ansor's).
+std::unique_ptr<TaskScheduler> greedyGradient(const std::string& per = "trial") {
+    return SchedulerRegistry::builtin().create("gradient", {{"epsilon", "0"}, {"per", per}}, 1);
 }
 
 bool near(double actual, double expected) {
@@ -188,6 +192,8 @@ private slots:
     void proportionalRedistributesDroppedShare();
     void gradientPrefersImprovingTask();
     void gradientPrefersHeavierTask();
+    void gradientLeavesConvergedHeavyTask();
+    void gradientSpreadsBySquareRootOfShare();
     void gradientSimilarTaskCredit();
     void gradientEqualGradientsAreRandom();
     void gradientTaskWithoutBestIsBounded();
@@ -366,24 +372,59 @@ void TestTaskSchedulers::proportionalRedistributesDroppedShare() {
 // gain (backward estimate) and gets the round; it sits at the higher index, so a tie would not pick it.
 void TestTaskSchedulers::gradientPrefersImprovingTask() {
     const std::vector<TaskState> tasks{stateOf(1, {2, 2, 2, 2, 2}), stateOf(1, {14, 11, 8, 5, 2})};
-    const auto scheduler = greedyGradient();
-    for (std::uint64_t round = 0; round < 20; ++round)
-        QCOMPARE(scheduler->next(tasks, round, 100), std::optional<std::size_t>(1));
-    const auto& gradient = dynamic_cast<const GradientScheduler&>(*scheduler);
-    // backward (2 - 11) / 3 = -3, forward -2 / 5 = -0.4: 0.2 x -3 + 0.8 x -0.4 = -0.92; the flat one -0.32.
-    QVERIFY(near(gradient.gradient(tasks, 1), -0.92));
-    QVERIFY(near(gradient.gradient(tasks, 0), -0.32));
+    for (const std::string per : {"trial", "round"}) {
+        const auto scheduler = greedyGradient(per);
+        for (std::uint64_t round = 0; round < 20; ++round)
+            QCOMPARE(scheduler->next(tasks, round, 100), std::optional<std::size_t>(1));
+    }
+    // Per trial (5 rounds of 8): backward (2 - 11) / 24 trials, forward -(2 / 40) / 41.
+    const auto perTrialScheduler = greedyGradient();
+    const auto& perTrial = dynamic_cast<const GradientScheduler&>(*perTrialScheduler);
+    QVERIFY(near(perTrial.gradient(tasks, 1), 0.2 * (-9.0 / 24) + 0.8 * (-(2.0 / 40) / 41)));
+    QVERIFY(near(perTrial.gradient(tasks, 0), 0.8 * (-(2.0 / 40) / 41)));
+    // Per round: backward (2 - 11) / 3 = -3, forward -2 / 5 = -0.4: 0.2 x -3 + 0.8 x -0.4 = -0.92; the flat
+    // one -0.32.
+    const auto perRoundScheduler = greedyGradient("round");
+    const auto& perRound = dynamic_cast<const GradientScheduler&>(*perRoundScheduler);
+    QVERIFY(near(perRound.gradient(tasks, 1), -0.92));
+    QVERIFY(near(perRound.gradient(tasks, 0), -0.32));
 }
 
 // Equal histories, weights 1 and 3: the heavier contributes three times as much to the end-to-end latency.
 void TestTaskSchedulers::gradientPrefersHeavierTask() {
     const std::vector<TaskState> tasks{stateOf(1, {5, 4, 3}), stateOf(3, {5, 4, 3})};
-    const auto scheduler = greedyGradient();
-    for (std::uint64_t round = 0; round < 20; ++round)
-        QCOMPARE(scheduler->next(tasks, round, 100), std::optional<std::size_t>(1));
-    // And a larger best at equal weight counts as much as a larger weight.
     const std::vector<TaskState> slower{stateOf(1, {5, 4, 3}), stateOf(1, {15, 12, 9})};
-    QCOMPARE(scheduler->next(slower, 0, 100), std::optional<std::size_t>(1));
+    for (const std::string per : {"trial", "round"}) {
+        const auto scheduler = greedyGradient(per);
+        for (std::uint64_t round = 0; round < 20; ++round)
+            QCOMPARE(scheduler->next(tasks, round, 100), std::optional<std::size_t>(1));
+        // And a larger best at equal weight counts as much as a larger weight.
+        QCOMPARE(scheduler->next(slower, 0, 100), std::optional<std::size_t>(1));
+    }
+}
+
+// A heavy task (weight 100) that has not improved in 50 rounds, and a light one (weight 1, as fast) after 2
+// rounds. Per round, Ansor's guess (best / rounds: 100 x 1 / 50 against 1 x 1 / 2) keeps the heavy task
+// tuning; per trial (100 x (1 / 400) / 401 against (1 / 16) / 17) the light one gets the round.
+void TestTaskSchedulers::gradientLeavesConvergedHeavyTask() {
+    const std::vector<TaskState> tasks{stateOf(100, std::vector<double>(50, 1.0)), stateOf(1, {1.0, 1.0})};
+    QCOMPARE(greedyGradient("round")->next(tasks, 0, 100), std::optional<std::size_t>(0));
+    QCOMPARE(greedyGradient()->next(tasks, 0, 100), std::optional<std::size_t>(1));
+}
+
+// Two tasks that never improve, one of 100 times the other's share of the end-to-end time: per trial, the
+// heavy one's expected gain w x best / (n (n + 1)) meets the light one's where n_heavy / n_light is
+// sqrt(100) = 10.
+void TestTaskSchedulers::gradientSpreadsBySquareRootOfShare() {
+    std::vector<SyntheticTask> tasks(2);
+    tasks[0] = task(100).improving(1.0, 1.0, 0.5);
+    tasks[1] = task(1).improving(1.0, 1.0, 0.5);
+    const Simulation sim = simulate("gradient", {{"epsilon", "0"}}, 3, tasks, 880);
+    QVERIFY(sim.violations.empty());
+    const double ratio =
+        static_cast<double>(sim.states[0].trials) / static_cast<double>(sim.states[1].trials);
+    QVERIFY2(ratio > 8.0 && ratio < 12.0,
+             qPrintable(QString("%1 / %2 trials").arg(sim.states[0].trials).arg(sim.states[1].trials)));
 }
 
 // Task 1 is as fast as task 0 and has as many rounds, but a task of its group (the same kernel) reaches ten
@@ -396,11 +437,18 @@ void TestTaskSchedulers::gradientSimilarTaskCredit() {
     tasks[1].group = tasks[2].group = "gemm";
     tasks[1].flops = tasks[2].flops = 1e9;
     const auto scheduler = greedyGradient();
-    const auto& gradient = dynamic_cast<const GradientScheduler&>(*scheduler);
     QCOMPARE(scheduler->next(tasks, 0, 100), std::optional<std::size_t>(1));
-    // forward: min(1 - 1/10, 2 x 1e9 / 1e10) - 1 = -0.8, x 0.8 (backward 0).
-    QVERIFY(near(gradient.gradient(tasks, 1), 0.8 * -0.8));
-    QVERIFY(near(gradient.gradient(tasks, 0), 0.8 * -0.1));
+    QCOMPARE(greedyGradient("round")->next(tasks, 0, 100), std::optional<std::size_t>(1));
+    // Per trial (80 each): the gap is max(1 / 80, 1 - 2 x 1e9 / 1e10) = 0.8, of which one more trial closes
+    // 1 / 81; x 0.8 (backward 0).
+    const auto& perTrial = dynamic_cast<const GradientScheduler&>(*scheduler);
+    QVERIFY(near(perTrial.gradient(tasks, 1), 0.8 * -0.8 / 81));
+    QVERIFY(near(perTrial.gradient(tasks, 0), 0.8 * -(1.0 / 80) / 81));
+    // Per round: forward min(1 - 1/10, 2 x 1e9 / 1e10) - 1 = -0.8, x 0.8 (backward 0).
+    const auto perRoundScheduler = greedyGradient("round");
+    const auto& perRound = dynamic_cast<const GradientScheduler&>(*perRoundScheduler);
+    QVERIFY(near(perRound.gradient(tasks, 1), 0.8 * -0.8));
+    QVERIFY(near(perRound.gradient(tasks, 0), 0.8 * -0.1));
     // Without flops there is no throughput to compare: no credit.
     std::vector<TaskState> noFlops = tasks;
     noFlops[1].flops.reset();
@@ -505,7 +553,7 @@ void TestTaskSchedulers::optionValidation() {
                  registry.create("gradient", {{"gamma", "1"}}, 0);
              }),
              std::string("Scheduler \"gradient\" has no option \"gamma\" (its options: alpha, beta, "
-                         "backward_window, epsilon)."));
+                         "backward_window, epsilon, per)."));
     QCOMPARE(test::errorOf([&] {
                  registry.create("round_robin", {{"alpha", "0.5"}}, 0);
              }),
@@ -535,18 +583,24 @@ void TestTaskSchedulers::optionValidation() {
             registry.create("gradient", {{"beta", "nan"}}, 0);
         }),
         std::string("Option \"beta\" of scheduler \"gradient\" is \"nan\", outside its range 1 to 100."));
-    // Every default is a value its table accepts, and the bounds are accepted.
+    // Every default is a value its table accepts, and so are the bounds and every choice.
     for (const std::string& name : registry.names())
         for (const OptionSpec& spec : registry.entry(name).options) {
-            QCOMPARE(test::errorOf([&] {
-                         registry.create(name, {{spec.name, spec.defaultValue}}, 0);
-                     }),
-                     std::string("<no error>"));
-            QCOMPARE(test::errorOf([&] {
-                         registry.create(name, {{spec.name, fmt::format("{}", spec.max)}}, 0);
-                     }),
-                     std::string("<no error>"));
+            std::vector<std::string> values = spec.choices;
+            values.push_back(spec.defaultValue);
+            if (spec.type == OptionType::Integer || spec.type == OptionType::Real)
+                values.push_back(fmt::format("{}", spec.max));
+            for (const std::string& value : values)
+                QCOMPARE(test::errorOf([&] {
+                             registry.create(name, {{spec.name, value}}, 0);
+                         }),
+                         std::string("<no error>"));
         }
+    QCOMPARE(
+        test::errorOf([&] {
+            registry.create("gradient", {{"per", "batch"}}, 0);
+        }),
+        std::string("Option \"per\" of scheduler \"gradient\" is \"batch\", not one of trial or round."));
     QCOMPARE(registry.create(SchedulerRegistry::kDefault, {}, 0)->name(), std::string("gradient"));
     for (const std::string& name : registry.names())
         QCOMPARE(registry.create(name, {}, 0)->name(), name);
@@ -560,6 +614,7 @@ void TestTaskSchedulers::optionsJson() {
     QCOMPARE(json.at("backward_window").get<int>(), 3);
     QVERIFY(json.at("backward_window").is_number_integer());
     QCOMPARE(json.at("epsilon").get<double>(), 0.05);
+    QCOMPARE(json.at("per").get<std::string>(), std::string("trial"));
     QCOMPARE(registry.optionsJson("round_robin", {}), std::string("{}"));
     QCOMPARE(test::errorOf([&] {
                  registry.optionsJson("gradient", {{"alpha", "x"}});
@@ -578,11 +633,14 @@ void TestTaskSchedulers::cliListsSchedulers() {
         const QString heading = text(name) + (name == SchedulerRegistry::kDefault ? " (default)\n" : "\n");
         QVERIFY2(result.out.contains(heading + "    " + text(entry.description) + "\n"),
                  qPrintable(result.out));
-        for (const OptionSpec& spec : entry.options)
-            QVERIFY2(result.out.contains(
-                         text(fmt::format("{}=<{} {}>  default {}: {}", spec.name, toString(spec.type),
-                                          spec.allowed(), spec.defaultValue, spec.description))),
+        for (const OptionSpec& spec : entry.options) {
+            const bool numeric = spec.type == OptionType::Integer || spec.type == OptionType::Real;
+            const std::string accepted =
+                numeric ? fmt::format("{} {}", toString(spec.type), spec.allowed()) : spec.allowed();
+            QVERIFY2(result.out.contains(text(fmt::format("{}=<{}>  default {}: {}", spec.name, accepted,
+                                                          spec.defaultValue, spec.description))),
                      qPrintable(result.out));
+        }
     }
 }
 

@@ -36,13 +36,15 @@ std::vector<OptionSpec> GradientScheduler::optionTable() {
                             "Rounds over which the backward estimate measures the recent improvement."),
         OptionSpec::real("epsilon", "0.05", 0, 1,
                          "Probability of giving the round to a random task instead."),
+        OptionSpec::choice("per", kPerTrial, {kPerTrial, kPerRound},
+                           "Gains per trial (rounds differ in size) or, as in Ansor, per round."),
     };
 }
 
 GradientScheduler::GradientScheduler(const StrategyOptions& options, std::uint64_t seed)
     : m_alpha(options.real("alpha")), m_beta(options.real("beta")),
       m_backwardWindow(static_cast<std::size_t>(options.integer("backward_window"))),
-      m_epsilon(options.real("epsilon")), m_seed(seed) {}
+      m_epsilon(options.real("epsilon")), m_perTrial(options.text("per") == kPerTrial), m_seed(seed) {}
 
 double GradientScheduler::backwardGradient(const TaskState& task) const {
     const std::vector<double>& history = task.bestHistory;
@@ -50,7 +52,11 @@ double GradientScheduler::backwardGradient(const TaskState& task) const {
         return 0.0;
     auto start = history.end() - 1 - static_cast<std::ptrdiff_t>(m_backwardWindow);
     start = std::find_if(start, history.end(), [](double best) { return best != TaskState::kNoBest; });
-    return (history.back() - *start) / static_cast<double>(m_backwardWindow);
+    if (!m_perTrial)
+        return (history.back() - *start) / static_cast<double>(m_backwardWindow);
+    const auto from = static_cast<std::size_t>(start - history.begin());
+    const std::int64_t trials = task.trialsHistory.at(history.size() - 1) - task.trialsHistory.at(from);
+    return trials > 0 ? (history.back() - *start) / static_cast<double>(trials) : 0.0;
 }
 
 std::optional<double> GradientScheduler::similarTaskGuess(const std::vector<TaskState>& tasks,
@@ -80,11 +86,16 @@ std::optional<double> GradientScheduler::similarTaskGuess(const std::vector<Task
 
 double GradientScheduler::forwardGuess(const std::vector<TaskState>& tasks, std::size_t task) const {
     const TaskState& self = tasks[task];
-    const double rounds = static_cast<double>(std::max<std::size_t>(self.rounds(), 1));
-    double guess = self.best() - self.best() / rounds;
+    const double spent = static_cast<double>(m_perTrial ? std::max<std::int64_t>(self.trials, 1)
+                                                        : std::max<std::size_t>(self.rounds(), 1));
+    double guess = self.best() - self.best() / spent;
     if (auto similar = similarTaskGuess(tasks, task))
         guess = std::min(guess, *similar);
-    return guess;
+    if (!m_perTrial)
+        return guess;
+    // best - guess is how far the task may still be from its optimum after `spent` trials; were that gap to
+    // fall as 1 / trials, one more trial would close gap / (spent + 1) of it.
+    return self.best() - (self.best() - guess) / (spent + 1.0);
 }
 
 double GradientScheduler::gradient(const std::vector<TaskState>& tasks, std::size_t task) const {

@@ -11,16 +11,28 @@ namespace ts {
 
 // Ansor's gradient task scheduler (Zheng et al., OSDI 2020, section 6; TVM auto_scheduler TaskScheduler with
 // strategy "gradient"): the next round goes to the task whose round is expected to lower the objective
-// f = sum_i w_i x best_i the most. For task i, with r_i its rounds (Ansor's task_cts):
+// f = sum_i w_i x best_i the most. With `per` round, as in Ansor, for task i with r_i its rounds (Ansor's
+// task_cts):
 //   backward_i = (best after its last round - best `backward_window` rounds earlier) / backward_window,
 //                0 while it has no more rounds than that (the earlier best counts from its first valid one);
 //   forward_i  = min(best_i - best_i / r_i, beta x flops_i / (max over its group of flops_j / best_j)) -
-//   best_i,
+//                best_i,
 //                the second term (similar-task credit) only for a task with flops in a group of more than one
 //                task, and not for one that after more than 5 rounds beyond every other task of its group is
 //                still slower than the group's best throughput / beta (Ansor's _adjust_similarity_group: it
 //                is not similar to them);
 //   grad_i     = w_i x (alpha x backward_i + (1 - alpha) x forward_i).
+// Ansor's rounds are all of one size (its num_measures_per_round); ours are the task's session batches, which
+// differ (a strategy's batches may grow with its observations), so by default (`per` trial) both estimates
+// are per trial, with n_i the task's trials:
+//   backward_i = the same change of best, divided by the trials of those rounds;
+//   forward_i  = -gap_i / (n_i + 1), gap_i = max(best_i / n_i, best_i - the similar-task term above): Ansor's
+//                optimistic guess of how far the task is from its optimum, and the part of it that one more
+//                trial closes if the gap falls as 1 / trials.
+// Per round, Ansor's guess best_i / r_i stays as large as a heavy task's time long after it has reached its
+// optimum, so the heavy tasks take the budget while light ones stay far from theirs (docs/benchmarks.md,
+// "Workloads"); per trial it falls as 1 / n_i^2, and trials spread as the square root of each task's share of
+// the end-to-end time, shifted towards the tasks that are still improving.
 // The most negative grad wins (ties: the lower index); when every grad is equal, a random one of them; with
 // probability epsilon, a random schedulable task instead (epsilon-greedy).
 //
@@ -31,6 +43,8 @@ namespace ts {
 class GradientScheduler : public TaskScheduler {
 public:
     static constexpr const char* kName = "gradient";
+    static constexpr const char* kPerTrial = "trial";
+    static constexpr const char* kPerRound = "round";
 
     static std::vector<OptionSpec> optionTable();
 
@@ -46,7 +60,7 @@ public:
 
 private:
     double backwardGradient(const TaskState& task) const;
-    // The optimistic guess of the task's best after one more round.
+    // The optimistic guess of the task's best after one more trial (per trial) or round (per round).
     double forwardGuess(const std::vector<TaskState>& tasks, std::size_t task) const;
     // The similar-task guess, or nullopt without flops, group or credit.
     std::optional<double> similarTaskGuess(const std::vector<TaskState>& tasks, std::size_t task) const;
@@ -58,6 +72,7 @@ private:
     double m_beta;
     std::size_t m_backwardWindow;
     double m_epsilon;
+    bool m_perTrial;
     std::uint64_t m_seed;
 };
 

@@ -28,9 +28,9 @@ const SchedulerRegistry& SchedulerRegistry::builtin() {
                  return std::make_unique<ProportionalScheduler>();
              }});
         r.add({GradientScheduler::kName,
-               "Ansor's task scheduler: the next round goes to the task whose round is expected to lower the "
-               "weighted end-to-end latency the most (recent improvement, optimistic guess, similar-task "
-               "credit), with epsilon-greedy exploration.",
+               "Ansor's task scheduler: the next round goes to the task whose trials are expected to lower "
+               "the weighted end-to-end latency the most (recent improvement, optimistic guess, similar-task "
+               "credit; per trial by default, per round as in Ansor), with epsilon-greedy exploration.",
                GradientScheduler::optionTable(), [](const StrategyOptions& options, std::uint64_t seed) {
                    return std::make_unique<GradientScheduler>(options, seed);
                }});

@@ -19,6 +19,9 @@ struct TaskState {
     // The task's best time (ms) after each of its rounds, oldest first; kNoBest while it has no valid
     // config. A round is one batch of the task's session.
     std::vector<double> bestHistory;
+    // The task's trials after each of its rounds, parallel to bestHistory (rounds differ in size: a
+    // strategy's batches may grow).
+    std::vector<std::int64_t> trialsHistory;
     // Work of one call (flops) when the kernel says, for the similar-task term; and the group of tasks that
     // are similar (the same kernel), empty for none.
     std::optional<double> flops;

@@ -12,18 +12,23 @@ WorkloadTask::WorkloadTask(WorkloadTaskPlan plan, WorkloadTaskRecord record)
 void WorkloadTask::rebuildHistory(const std::vector<Outcome>& trials) {
     m_state.trials = 0;
     m_state.bestHistory.clear();
+    m_state.trialsHistory.clear();
     double best = TaskState::kNoBest;
     std::optional<std::int64_t> batch;
+    const auto endRound = [&] {
+        m_state.bestHistory.push_back(best);
+        m_state.trialsHistory.push_back(m_state.trials);
+    };
     for (const Outcome& trial : trials) {
         if (batch && trial.batch != *batch)
-            m_state.bestHistory.push_back(best);
+            endRound();
         batch = trial.batch;
         if (trial.ok)
             best = std::min(best, trial.objective);
         ++m_state.trials;
     }
     if (batch)
-        m_state.bestHistory.push_back(best);
+        endRound();
 }
 
 } // namespace ts

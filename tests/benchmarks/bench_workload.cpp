@@ -1,9 +1,11 @@
 // Workload schedulers on replayed spaces: each dataset a task, weights drawn to mimic a model's mix, every
 // scheduler, many seeds, the default strategy. Prints, per weighting and scheduler, the weighted end-to-end
 // latency relative to the oracle (every task at its dataset's optimum) at checkpoints of total trials (mean
-// over seeds), and the trials needed to come within 5 % and 2 % of the oracle (median over the seeds that
-// got there, and how many did).
-// Usage: bench_workload [--seeds N] [--budget B] [--threads T] [--schedulers a,b] [--datasets DIR]
+// over seeds), the trials needed to come within 5 % and 2 % of the oracle (median over the seeds, a seed
+// that did not get there counting as more than the budget; and how many got there), and where the trials
+// went (trials and best / optimum per task at the end).
+// Usage: bench_workload [--seeds N] [--budget B] [--threads T] [--schedulers a,b/option=value,...]
+//                       [--datasets DIR]
 #include "records/DatasetReader.h"
 #include "records/RecordStore.h"
 #include "workload/SchedulerRegistry.h"
@@ -55,6 +57,8 @@ const std::vector<Weighting> kWeightings = {
 
 struct Curve {
     std::vector<std::pair<std::int64_t, double>> points; // (total trials, end-to-end / oracle)
+    std::vector<std::int64_t> trialsPerTask;             // at the end
+    std::vector<double> bestOverOptimum;                 // per task, at the end
 };
 
 Curve runOnce(const Weighting& weighting, const std::string& scheduler, std::uint64_t seed,
@@ -63,7 +67,11 @@ Curve runOnce(const Weighting& weighting, const std::string& scheduler, std::uin
     WorkloadPlan plan;
     plan.name = weighting.name;
     plan.backend = "replay";
-    plan.scheduler = scheduler;
+    // "name/option=value/...": a scheduler with options of its own.
+    std::stringstream spec(scheduler);
+    std::getline(spec, plan.scheduler, '/');
+    for (std::string option; std::getline(spec, option, '/');)
+        plan.schedulerOptions[option.substr(0, option.find('='))] = option.substr(option.find('=') + 1);
     plan.seed = seed;
     plan.budget = budget;
     for (std::size_t i = 0; i < kTasks.size(); ++i) {
@@ -85,14 +93,23 @@ Curve runOnce(const Weighting& weighting, const std::string& scheduler, std::uin
     std::unique_ptr<WorkloadRun> run = WorkloadRun::create(plan, store, hooks);
     struct Collect : WorkloadObserver {
         Curve curve;
+        std::vector<double> best = std::vector<double>(kTasks.size(), INFINITY);
+        void trialFinished(std::size_t task, const Trial& trial) override {
+            if (trial.measurement.status == MeasureStatus::Ok)
+                best[task] = std::min(best[task], trial.measurement.objective);
+        }
         void roundFinished(const WorkloadProgress& p) override {
             if (p.oracleMs && p.tasksWithoutBest == 0)
                 curve.points.emplace_back(p.trials, p.endToEndMs / *p.oracleMs);
+            curve.trialsPerTask = p.trialsPerTask;
         }
     } collect;
     run->addObserver(&collect);
     run->open();
     run->run();
+    for (std::size_t i = 0; i < kTasks.size(); ++i)
+        collect.curve.bestOverOptimum.push_back(
+            collect.best[i] / *loaded.at((datasets / kTasks[i].second).string())->optimum());
     return collect.curve;
 }
 
@@ -185,7 +202,7 @@ int main(int argc, char** argv) {
         fmt::print("| scheduler |");
         for (std::int64_t t : checkpoints)
             fmt::print(" {} |", t);
-        fmt::print(" trials to 5 % (median, reached) | trials to 2 % (median, reached) |\n|---|");
+        fmt::print(" trials to 5 % (median; seeds that got there) | trials to 2 % (median; seeds) |\n|---|");
         for (std::size_t i = 0; i < checkpoints.size() + 2; ++i)
             fmt::print("---|");
         fmt::print("\n");
@@ -200,13 +217,42 @@ int main(int argc, char** argv) {
                 fmt::print(" {} |", n > 0 ? fmt::format("{:.4f}", sum / n) : std::string("-"));
             }
             for (double within : {0.05, 0.02}) {
-                std::vector<double> reached;
+                // A seed that did not get there within the budget counts as more than the budget: the
+                // median over every seed, "> budget" when half of them or more did not.
+                std::vector<double> needed;
                 for (const Curve& curve : curves[scheduler])
-                    if (auto trials = trialsToWithin(curve, within))
-                        reached.push_back(static_cast<double>(*trials));
+                    needed.push_back(trialsToWithin(curve, within)
+                                         ? static_cast<double>(*trialsToWithin(curve, within))
+                                         : INFINITY);
+                const double middle = median(needed);
+                const auto reached = std::count_if(needed.begin(), needed.end(),
+                                                   [](double trials) { return std::isfinite(trials); });
                 fmt::print(" {} ({}/{}) |",
-                           reached.empty() ? std::string("-") : fmt::format("{:.0f}", median(reached)),
-                           reached.size(), seeds);
+                           std::isfinite(middle) ? fmt::format("{:.0f}", middle)
+                                                 : fmt::format("> {}", budget),
+                           reached, seeds);
+            }
+            fmt::print("\n");
+        }
+        fmt::print(
+            "\nWhere the trials went (mean over the seeds): trials, and best / optimum at the end\n\n");
+        fmt::print("| scheduler |");
+        for (const auto& task : kTasks)
+            fmt::print(" {} |", task.first);
+        fmt::print("\n|---|");
+        for (std::size_t i = 0; i < kTasks.size(); ++i)
+            fmt::print("---|");
+        fmt::print("\n");
+        for (const std::string& scheduler : schedulers) {
+            fmt::print("| `{}` |", scheduler);
+            for (std::size_t i = 0; i < kTasks.size(); ++i) {
+                double trials = 0, ratio = 0;
+                for (const Curve& curve : curves[scheduler]) {
+                    trials += static_cast<double>(curve.trialsPerTask.at(i));
+                    ratio += curve.bestOverOptimum.at(i);
+                }
+                const double n = static_cast<double>(curves[scheduler].size());
+                fmt::print(" {:.0f}, {:.3f} |", trials / n, ratio / n);
             }
             fmt::print("\n");
         }
