@@ -24,6 +24,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -146,7 +147,7 @@ private slots:
         QCOMPARE(features->item(0, 1)->text(), QString::number(cpu.logicalCpus));
         QCOMPARE(features->item(1, 1)->text(), QString::number(cpu.physicalCores));
         QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
-        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QTest::mouseClick(w->startButton(), Qt::LeftButton);
         QCOMPARE(errors.spy.count(), 0);
         QVERIFY(ended.count() == 1 || ended.wait(60000));
         QCOMPARE(ended.first().first().toString(), QString("completed"));
@@ -183,11 +184,11 @@ private slots:
         auto w = window();
         Errors errors(*w);
         QVERIFY(chooseSoftmax(*w, "8,sixty-four", 3, 1));
-        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QTest::mouseClick(w->startButton(), Qt::LeftButton);
         QCOMPARE(errors.spy.count(), 1);
         QVERIFY(errors.spy.first().at(1).toString().contains("8,sixty-four"));
         QVERIFY(!w->runner().isRunning());
-        QVERIFY(w->taskPanel()->startButton()->isEnabled());
+        QVERIFY(w->startButton()->isEnabled());
         RecordStore store(w->databasePath().toStdString());
         QCOMPARE(store.sessions().size(), std::size_t{0});
     }

@@ -23,6 +23,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -98,7 +99,7 @@ private slots:
         Errors errors(*w);
         setTask(*w, "random_sample", 20, SpaceMode::Constrained);
         QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
-        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QTest::mouseClick(w->startButton(), Qt::LeftButton);
         QVERIFY(w->runner().isRunning() || ended.count() == 1);
         QVERIFY(ended.count() == 1 || ended.wait(30000));
         QCOMPARE(ended.first().first().toString(), QString("completed"));
@@ -144,8 +145,8 @@ private slots:
         QVERIFY(w->runData().bestRow().has_value());
         QCOMPARE(w->runData().trials()[*w->runData().bestRow()].measurement.objective, best);
         QCOMPARE(w->progressBar()->value(), 20);
-        QVERIFY(w->taskPanel()->startButton()->isEnabled());
-        QVERIFY(!w->taskPanel()->stopButton()->isEnabled());
+        QVERIFY(w->startButton()->isEnabled());
+        QVERIFY(!w->stopButton()->isEnabled());
     }
 
     // A product-mode xgb session on the GEMM product: the cost model view lists the restrictions the strategy
@@ -198,11 +199,11 @@ private slots:
         QSignalSpy paused(&w->runner(), &SessionRunner::pausedChanged);
         QVERIFY(w->startSession());
         QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() >= 20, 20000);
-        QTest::mouseClick(w->taskPanel()->pauseButton(), Qt::LeftButton);
+        QTest::mouseClick(w->pauseButton(), Qt::LeftButton);
         QCOMPARE(paused.count(), 1);
         QVERIFY(w->runner().isPaused());
-        QVERIFY(w->taskPanel()->resumeButton()->isEnabled());
-        QVERIFY(!w->taskPanel()->pauseButton()->isEnabled());
+        QVERIFY(w->resumeButton()->isEnabled());
+        QVERIFY(!w->pauseButton()->isEnabled());
         // Paused between batches: after the batch in flight, nothing more arrives.
         QSignalSpy ticks(w.get(), &MainWindow::refreshed);
         QTRY_VERIFY_WITH_TIMEOUT(ticks.count() >= 3, 5000);
@@ -212,11 +213,11 @@ private slots:
         QCOMPARE(w->runData().trials().size(), atPause);
         QVERIFY(w->runner().isRunning());
 
-        QTest::mouseClick(w->taskPanel()->resumeButton(), Qt::LeftButton);
+        QTest::mouseClick(w->resumeButton(), Qt::LeftButton);
         QVERIFY(!w->runner().isPaused());
         QTRY_VERIFY_WITH_TIMEOUT(w->runData().trials().size() > atPause + 10, 20000);
 
-        QTest::mouseClick(w->taskPanel()->stopButton(), Qt::LeftButton);
+        QTest::mouseClick(w->stopButton(), Qt::LeftButton);
         QVERIFY(ended.wait(20000));
         QCOMPARE(ended.first().first().toString(), QString("cancelled"));
         QCOMPARE(errors.spy.count(), 0);
@@ -385,7 +386,7 @@ private slots:
             task.transfer = transfer;
             w->taskPanel()->setTask(task);
             QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
-            QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+            QTest::mouseClick(w->startButton(), Qt::LeftButton);
             if (ended.count() == 0 && w->runner().isRunning())
                 ended.wait(60000);
             return w->runData().info().sessionId;
@@ -420,7 +421,7 @@ private slots:
         SessionPlan task = w->taskPanel()->task();
         task.transfer = true;
         w->taskPanel()->setTask(task);
-        QTest::mouseClick(w->taskPanel()->startButton(), Qt::LeftButton);
+        QTest::mouseClick(w->startButton(), Qt::LeftButton);
         QCOMPARE(errors.spy.count(), 1);
         QVERIFY(errors.spy.first().at(1).toString().contains("tpe does not use a prior"));
         QCOMPARE(store.sessions().size(), std::size_t{2});

@@ -38,19 +38,41 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QWindow>
 #include <QtConcurrent/QtConcurrentRun>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 namespace ts::gui {
 
 namespace {
 
 constexpr int kRefreshIntervalMs = 100; // 10 Hz
+// A dock narrower or lower than this cannot show a chart or a table; its contents scroll below it instead of
+// widening the window.
+constexpr int kReadableDockWidth = 240;
+constexpr int kReadableDockHeight = 160;
+// A column of the side-by-side grid is at least this wide, so tick labels stay readable.
+constexpr int kGridColumnWidth = 440;
+
+// A view in a dock: it scrolls when the dock is smaller than the view's minimum size, so no view widens or
+// heightens the window beyond the screen.
+QScrollArea* scrolled(QWidget* view, QWidget* parent) {
+    auto* area = new QScrollArea(parent);
+    area->setWidget(view);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
 
 QString formatSeconds(double s) {
     if (s < 60)
@@ -72,18 +94,21 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("Tunescope"));
     setObjectName("TunescopeMainWindow");
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
-    // The views are docks; the central widget is an empty placeholder kept out of the way.
+    // The views are docks; the central widget is an empty placeholder, hidden so that the dock areas meet and
+    // the separators between them move (a visible one of size 0 would take none of the space they give up).
     auto* placeholder = new QWidget(this);
-    placeholder->setMaximumSize(0, 0);
     setCentralWidget(placeholder);
+    placeholder->hide();
 
     m_task = new TaskPanel(this);
-    auto* taskScroll = new QScrollArea(this);
-    taskScroll->setWidget(m_task);
-    taskScroll->setWidgetResizable(true);
+    // The task panel scrolls down, never sideways: its dock is as wide as the panel's labels and fields.
+    QScrollArea* taskScroll = scrolled(m_task, this);
+    taskScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_taskDock = new QDockWidget(tr("Task"), this);
     m_taskDock->setObjectName("dock_task");
     m_taskDock->setWidget(taskScroll);
+    m_taskDock->setMinimumWidth(m_task->minimumSizeHint().width() +
+                                taskScroll->verticalScrollBar()->sizeHint().width() + 4);
     addDockWidget(Qt::LeftDockWidgetArea, m_taskDock);
 
     m_convergence = new ConvergenceView(m_data, this);
@@ -98,21 +123,20 @@ MainWindow::MainWindow(QWidget* parent)
     m_costModel->setMinimumInterval(250);
     m_explorer->setMinimumInterval(500);
 
-    QDockWidget* first = addViewDock("convergence", tr("Convergence"), m_convergence);
-    m_detailsDock = new QDockWidget(tr("Trial details"), this);
-    m_detailsDock->setObjectName("dock_details");
-    m_detailsDock->setWidget(m_details);
-    splitDockWidget(first, m_detailsDock, Qt::Horizontal);
     for (auto [name, title, widget] : std::initializer_list<std::tuple<QString, QString, QWidget*>>{
+             {"convergence", tr("Convergence"), m_convergence},
              {"costmodel", tr("Cost model"), m_costModel},
              {"hardware", tr("Hardware"), m_hardware},
              {"explorer", tr("Explorer"), m_explorer},
              {"comparison", tr("Comparison"), m_comparison},
              {"records", tr("Records"), m_records},
              {"workload", tr("Workload"), m_workload}})
-        tabifyDockWidget(first, addViewDock(name, title, widget));
-    first->raise();
-    resizeDocks({m_taskDock, first, m_detailsDock}, {330, 900, 300}, Qt::Horizontal);
+        addViewDock(name, title, widget);
+    m_detailsDock = new QDockWidget(tr("Trial details"), this);
+    m_detailsDock->setObjectName("dock_details");
+    m_detailsDock->setWidget(scrolled(m_details, this));
+    m_detailsDock->setMinimumSize(kReadableDockWidth, kReadableDockHeight);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
 
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(260);
@@ -130,10 +154,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_task, &TaskPanel::openRequested, this, &MainWindow::chooseDatasetFile);
     connect(m_task, &TaskPanel::openSpecRequested, this, &MainWindow::chooseKernelSpecFile);
     connect(m_task, &TaskPanel::kernelChosen, this, [this](const QString& id) { chooseKernel(id); });
-    connect(m_task, &TaskPanel::startRequested, this, [this] { startSession(); });
-    connect(m_task, &TaskPanel::pauseRequested, &m_runner, &SessionRunner::pause);
-    connect(m_task, &TaskPanel::resumeRequested, &m_runner, &SessionRunner::resume);
-    connect(m_task, &TaskPanel::stopRequested, &m_runner, &SessionRunner::cancel);
     connect(&m_runner, &SessionRunner::started, this, &MainWindow::onSessionStarted);
     connect(&m_runner, &SessionRunner::warmStart, m_statusText, &QLabel::setText);
     connect(&m_runner, &SessionRunner::notice, m_statusText, &QLabel::setText);
@@ -154,6 +174,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_detailsDock->show();
     });
 
+    buildActions();
     buildMenus();
     addBundledDatasets();
     addCatalogKernels();
@@ -177,7 +198,8 @@ MainWindow::~MainWindow() {
 QDockWidget* MainWindow::addViewDock(const QString& name, const QString& title, QWidget* widget) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName("dock_" + name);
-    dock->setWidget(widget);
+    dock->setWidget(scrolled(widget, this));
+    dock->setMinimumSize(kReadableDockWidth, kReadableDockHeight);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     m_docks[name] = dock;
     return dock;
@@ -185,7 +207,49 @@ QDockWidget* MainWindow::addViewDock(const QString& name, const QString& title, 
 
 QWidget* MainWindow::view(const QString& name) const {
     auto it = m_docks.find(name);
-    return it == m_docks.end() ? nullptr : it->second->widget();
+    return it == m_docks.end() ? nullptr : static_cast<QScrollArea*>(it->second->widget())->widget();
+}
+
+QToolButton* MainWindow::startButton() const {
+    return qobject_cast<QToolButton*>(m_sessionBar->widgetForAction(m_startAction));
+}
+
+QToolButton* MainWindow::pauseButton() const {
+    return qobject_cast<QToolButton*>(m_sessionBar->widgetForAction(m_pauseAction));
+}
+
+QToolButton* MainWindow::resumeButton() const {
+    return qobject_cast<QToolButton*>(m_sessionBar->widgetForAction(m_resumeAction));
+}
+
+QToolButton* MainWindow::stopButton() const {
+    return qobject_cast<QToolButton*>(m_sessionBar->widgetForAction(m_stopAction));
+}
+
+// One action each for Start, Pause, Resume and Stop, shared by the Session menu and the toolbar, which stays
+// visible whatever the docks do.
+void MainWindow::buildActions() {
+    m_startAction = new QAction(tr("&Start"), this);
+    m_startAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_startAction->setToolTip(tr("Start a session of the task (Ctrl+R)"));
+    connect(m_startAction, &QAction::triggered, this, [this] { startSession(); });
+    m_pauseAction = new QAction(tr("&Pause"), this);
+    m_pauseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_pauseAction->setToolTip(tr("Pause between batches (Ctrl+P)"));
+    connect(m_pauseAction, &QAction::triggered, &m_runner, &SessionRunner::pause);
+    m_resumeAction = new QAction(tr("Res&ume"), this);
+    m_resumeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_resumeAction->setToolTip(tr("Resume the paused session (Ctrl+Shift+P)"));
+    connect(m_resumeAction, &QAction::triggered, &m_runner, &SessionRunner::resume);
+    m_stopAction = new QAction(tr("S&top"), this);
+    m_stopAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::Key_Escape)});
+    m_stopAction->setToolTip(tr("Stop the session between batches (Ctrl+.)"));
+    connect(m_stopAction, &QAction::triggered, &m_runner, &SessionRunner::cancel);
+    m_sessionBar = addToolBar(tr("Session"));
+    m_sessionBar->setObjectName("toolbar_session");
+    m_sessionBar->setMovable(false);
+    m_sessionBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_sessionBar->addActions({m_startAction, m_pauseAction, m_resumeAction, m_stopAction});
 }
 
 void MainWindow::buildMenus() {
@@ -199,14 +263,7 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* session = menuBar()->addMenu(tr("&Session"));
-    QAction* start = session->addAction(tr("&Start"), this, [this] { startSession(); });
-    start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    QAction* pause = session->addAction(tr("&Pause"), &m_runner, &SessionRunner::pause);
-    pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    QAction* resume = session->addAction(tr("Res&ume"), &m_runner, &SessionRunner::resume);
-    resume->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    QAction* stop = session->addAction(tr("S&top"), &m_runner, &SessionRunner::cancel);
-    stop->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::Key_Escape)});
+    session->addActions({m_startAction, m_pauseAction, m_resumeAction, m_stopAction});
 
     QMenu* views = menuBar()->addMenu(tr("&View"));
     views->addAction(m_taskDock->toggleViewAction());
@@ -215,6 +272,7 @@ void MainWindow::buildMenus() {
     views->addAction(m_detailsDock->toggleViewAction());
     views->addSeparator();
     views->addAction(tr("Show all views side by side"), this, &MainWindow::tileViews);
+    views->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Tunescope"), this, [this] {
@@ -377,6 +435,7 @@ void MainWindow::openDataset(const QString& path) {
             datasetReady(path, std::move(load.dataset));
             return;
         }
+        m_startWhenLoaded = false;
         m_task->selectKernel(m_kernelId);
         m_statusText->setText(tr("Could not open %1.").arg(QFileInfo(path).fileName()));
         m_errors->report(this, tr("Cannot open dataset"), load.error);
@@ -415,11 +474,26 @@ void MainWindow::datasetReady(const QString& path, std::shared_ptr<const Dataset
                               .arg(info.fileName(), QString::fromStdString(d.kernelName),
                                    QString::fromStdString(d.deviceName)));
     emit datasetLoaded(path);
+    if (std::exchange(m_startWhenLoaded, false))
+        startSession();
 }
 
 bool MainWindow::startSession() {
     if (m_runner.isRunning())
         return false;
+    // The kernel list shows an entry that was never opened (the one restored at launch): open it first; a
+    // dataset is read in the background and the session starts once it is read.
+    const QString shown = m_task->kernelPath();
+    if (!shown.isEmpty() && shown != m_kernelId) {
+        if (TaskPanel::isRealKernelId(shown)) {
+            if (!chooseKernel(shown))
+                return false;
+        } else {
+            m_startWhenLoaded = true;
+            openDataset(shown);
+            return false;
+        }
+    }
     SessionRunner::Request request;
     request.plan = m_task->task();
     const bool kernel = request.plan.measuresKernel();
@@ -557,6 +631,8 @@ void MainWindow::loadSessionTrials(const SessionRecord& r, std::shared_ptr<const
 
 void MainWindow::onSessionStarted(qint64 sessionId) {
     m_data.setSessionId(sessionId);
+    m_statusText->setText(
+        tr("Session %1 running: %2 on %3.").arg(sessionId).arg(m_data.info().kernel, m_data.info().device));
     m_records->reload();
     emit sessionStarted(sessionId);
 }
@@ -615,7 +691,11 @@ void MainWindow::updateStatusBar() {
 }
 
 void MainWindow::updateButtons() {
-    m_task->setRunning(m_runner.isRunning(), m_runner.isPaused());
+    const bool running = m_runner.isRunning();
+    m_startAction->setEnabled(!running);
+    m_pauseAction->setEnabled(running && !m_runner.isPaused());
+    m_resumeAction->setEnabled(running && m_runner.isPaused());
+    m_stopAction->setEnabled(running);
 }
 
 void MainWindow::tileViews() {
@@ -626,15 +706,88 @@ void MainWindow::tileViews() {
         dock->setFloating(false);
         dock->show();
     }
-    // Three columns of two: convergence | cost model | hardware over explorer | comparison | records.
+    fitToScreen();
+    const int taskWidth = m_taskDock->isVisible() && !m_taskDock->isFloating() ? m_taskDock->width() : 0;
+    const int columns = std::clamp((width() - taskWidth) / kGridColumnWidth, 1, 4);
+    const int rows = height() >= 3 * kGridColumnWidth / 2 ? 2 : 1;
+    const int cells = std::min(static_cast<int>(docks.size()), columns * rows);
     addDockWidget(Qt::RightDockWidgetArea, docks[0]);
-    splitDockWidget(docks[0], docks[1], Qt::Horizontal);
-    splitDockWidget(docks[1], docks[2], Qt::Horizontal);
-    splitDockWidget(docks[0], docks[3], Qt::Vertical);
-    splitDockWidget(docks[1], docks[4], Qt::Vertical);
-    splitDockWidget(docks[2], docks[5], Qt::Vertical);
-    tabifyDockWidget(docks[5], docks[6]); // the workload behind the records
-    docks[5]->raise();
+    for (int c = 1; c < std::min(columns, cells); ++c)
+        splitDockWidget(docks[c - 1], docks[c], Qt::Horizontal);
+    for (int i = columns; i < cells; ++i)
+        splitDockWidget(docks[i - columns], docks[i], Qt::Vertical);
+    // The views that do not fit, and the trial details, behind the last one.
+    for (int i = cells; i < static_cast<int>(docks.size()); ++i)
+        tabifyDockWidget(docks[cells - 1], docks[i]);
+    tabifyDockWidget(docks[cells - 1], m_detailsDock);
+    docks[cells - 1]->raise();
+    QList<QDockWidget*> firstRow = docks.mid(0, std::min(columns, cells));
+    resizeDocks(firstRow,
+                QList<int>(firstRow.size(), (width() - taskWidth) / static_cast<int>(firstRow.size())),
+                Qt::Horizontal);
+    fitToScreen();
+}
+
+void MainWindow::resetLayout() {
+    for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, m_taskDock);
+    QDockWidget* first = m_docks["convergence"];
+    addDockWidget(Qt::RightDockWidgetArea, first);
+    splitDockWidget(first, m_detailsDock, Qt::Horizontal);
+    for (const QString& name : viewNames())
+        if (m_docks[name] != first)
+            tabifyDockWidget(first, m_docks[name]);
+    first->raise();
+    // 90 % of the screen, centred; the views get half the width, the task and the trial details a quarter.
+    const QRect area = availableArea();
+    const QSize size(area.width() * 9 / 10, area.height() * 9 / 10);
+    resize(size.expandedTo(minimumSizeHint()).boundedTo(area.size()));
+    move(area.x() + (area.width() - frameGeometry().width()) / 2,
+         area.y() + (area.height() - frameGeometry().height()) / 2);
+    const int w = width();
+    resizeDocks({m_taskDock, first, m_detailsDock},
+                {std::max(m_taskDock->minimumWidth(), w / 4), w / 2, w / 4}, Qt::Horizontal);
+    fitToScreen();
+}
+
+QRect MainWindow::availableArea() const {
+    const QScreen* on = screen() ? screen() : QGuiApplication::primaryScreen();
+    return on->availableGeometry();
+}
+
+void MainWindow::fitToScreen() {
+    if (!m_keptOnScreen)
+        return;
+    const QRect area = availableArea();
+    const QRect frame = frameGeometry();
+    if (area.contains(frame))
+        return;
+    const QSize margins = frame.size() - size();
+    resize(size().boundedTo(area.size() - margins));
+    const QRect fitted = frameGeometry();
+    move(std::clamp(fitted.x(), area.left(), std::max(area.left(), area.right() + 1 - fitted.width())),
+         std::clamp(fitted.y(), area.top(), std::max(area.top(), area.bottom() + 1 - fitted.height())));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    fitToScreen();
+    // Moved to another screen (or this one changed size): fit it again.
+    if (!m_screenWatched && windowHandle()) {
+        m_screenWatched = true;
+        connect(windowHandle(), &QWindow::screenChanged, this, [this](QScreen* to) {
+            if (to)
+                connect(to, &QScreen::availableGeometryChanged, this, &MainWindow::fitToScreen,
+                        Qt::UniqueConnection);
+            QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        });
+        if (QScreen* on = windowHandle()->screen())
+            connect(on, &QScreen::availableGeometryChanged, this, &MainWindow::fitToScreen,
+                    Qt::UniqueConnection);
+    }
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -658,16 +811,27 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::saveSettings() {
     QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    // A window larger than its screen (it cannot be made so, but a window manager may) is not kept: the next
+    // launch starts from the default layout instead.
+    if (availableArea().contains(frameGeometry())) {
+        settings.setValue("window/geometry", saveGeometry());
+        settings.setValue("window/state", saveState());
+    } else {
+        settings.remove("window/geometry");
+        settings.remove("window/state");
+    }
     settings.setValue("records/database", m_databasePath);
     m_task->saveSettings(settings);
 }
 
 void MainWindow::restoreSettings() {
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    // A saved layout comes back fitted to the screen the window is on now; without one (or with one this
+    // version cannot read), the default layout.
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray()) ||
+        !restoreState(settings.value("window/state").toByteArray()))
+        resetLayout();
+    fitToScreen();
     QString db = settings.value("records/database").toString();
     if (!db.isEmpty())
         m_databasePath = db;

@@ -13,8 +13,11 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QDockWidget;
 class QLabel;
+class QToolBar;
+class QToolButton;
 class QProgressBar;
 class QTimer;
 template <typename T> class QFutureWatcher;
@@ -37,9 +40,12 @@ class TaskPanel;
 class TrialDetailsView;
 class WorkloadView;
 
-// The workbench window: the task panel (left dock), one dock per view (tabified), the trial details dock,
-// a status bar with progress and ETA. It adapts core to Qt: sessions run on a SessionRunner's worker thread,
-// datasets load on a thread pool, and a 10 Hz timer moves trials into RunData and redraws dirty views.
+// The workbench window: the session toolbar (Start, Pause, Resume, Stop: always visible), the task panel
+// (left dock), one dock per view (tabified), the trial details dock, a status bar with progress and ETA. Its
+// layout fits the screen it is on: the first one is sized to it, a saved one larger than it is not restored
+// (nor saved), and every dock scrolls rather than widen the window. It adapts core to Qt: sessions run on a
+// SessionRunner's worker thread, datasets load on a thread pool, and a 10 Hz timer moves trials into RunData
+// and redraws dirty views.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -64,6 +70,11 @@ public:
     TrialDetailsView* detailsView() const { return m_details; }
     QWidget* view(const QString& name) const;
     QProgressBar* progressBar() const { return m_progress; }
+    QToolBar* sessionToolBar() const { return m_sessionBar; }
+    QToolButton* startButton() const;
+    QToolButton* pauseButton() const;
+    QToolButton* resumeButton() const;
+    QToolButton* stopButton() const;
 
     // The records database sessions are written to and listed from.
     void setDatabasePath(const QString& path);
@@ -82,17 +93,27 @@ public:
     bool openKernelSpec(const QString& path);
     const std::shared_ptr<const KernelSpec>& kernelSpec() const { return m_kernelSpec; }
 
-    // Starts a session from the task panel; errors go to the error reporter. Returns whether it started.
+    // Starts a session from the task panel; errors go to the error reporter. Returns whether it started. A
+    // dataset shown in the kernel list but not read yet (the one restored at launch) is read first, and the
+    // session starts once it is (false is returned then).
     bool startSession();
     // Opens a past session from the database into every view (trials, and the dataset when it still exists).
     void openSession(std::int64_t sessionId);
     // Continues an interrupted session of the database: its trials are preloaded and not measured again.
     bool resumeSession(std::int64_t sessionId);
 
+    // Whether the window is kept on its screen (moved and shrunk onto it when it does not fit): true but for
+    // screenshots of a given size.
+    void setKeptOnScreen(bool kept) { m_keptOnScreen = kept; }
+
     // Raises a view's dock; false for an unknown name.
     bool showView(const QString& name);
-    // Shows every view side by side (benchmarks, "all" screenshots).
+    // Shows every view side by side in a grid that fits the window (benchmarks, "all" screenshots): as many
+    // columns as the width holds views of a readable width, two rows, the views that do not fit tabbed.
     void tileViews();
+    // The default layout (View > Reset layout): the task dock at the left, the views tabbed beside the trial
+    // details, sized to the screen the window is on.
+    void resetLayout();
     // Moves pending trials into RunData and redraws the dirty views (visible ones, or all when forced).
     void refreshNow(bool force = false);
     // Longest time one refresh tick took so far (ms), and how many ticks ran.
@@ -107,9 +128,14 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void buildActions();
     void buildMenus();
+    // Moves and shrinks the window onto its screen's available area when it does not fit there.
+    void fitToScreen();
+    QRect availableArea() const;
     QDockWidget* addViewDock(const QString& name, const QString& title, QWidget* widget);
     void addBundledDatasets();
     void datasetReady(const QString& path, std::shared_ptr<const Dataset> dataset);
@@ -160,6 +186,15 @@ private:
     std::map<QString, QDockWidget*> m_docks;
     QDockWidget* m_taskDock;
     QDockWidget* m_detailsDock;
+
+    QToolBar* m_sessionBar = nullptr;
+    QAction* m_startAction = nullptr;
+    QAction* m_pauseAction = nullptr;
+    QAction* m_resumeAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    bool m_screenWatched = false;
+    bool m_keptOnScreen = true;
+    bool m_startWhenLoaded = false; // Start was asked while the kernel list's dataset was being read
 
     QProgressBar* m_progress;
     QLabel* m_statusText;

@@ -8,12 +8,10 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
@@ -143,20 +141,7 @@ TaskPanel::TaskPanel(QWidget* parent) : QWidget(parent) {
     stopForm->addRow(tr("Warm start"), m_transfer);
     layout->addWidget(stopBox);
 
-    auto* buttons = new QGridLayout;
-    m_start = new QPushButton(tr("Start"), this);
-    m_pause = new QPushButton(tr("Pause"), this);
-    m_resume = new QPushButton(tr("Resume"), this);
-    m_stop = new QPushButton(tr("Stop"), this);
-    m_start->setToolTip(tr("Start a session (Ctrl+R)"));
-    m_stop->setToolTip(tr("Stop the session between batches (Ctrl+.)"));
-    buttons->addWidget(m_start, 0, 0);
-    buttons->addWidget(m_stop, 0, 1);
-    buttons->addWidget(m_pause, 1, 0);
-    buttons->addWidget(m_resume, 1, 1);
-    layout->addLayout(buttons);
     layout->addStretch();
-    setRunning(false, false);
     setRealKernel(false);
 
     connect(open, &QToolButton::clicked, this, &TaskPanel::openRequested);
@@ -164,10 +149,6 @@ TaskPanel::TaskPanel(QWidget* parent) : QWidget(parent) {
     connect(m_kernel, &QComboBox::activated, this,
             [this](int index) { emit kernelChosen(m_kernel->itemData(index).toString()); });
     connect(m_strategy, &QComboBox::currentIndexChanged, this, &TaskPanel::strategyChanged);
-    connect(m_start, &QPushButton::clicked, this, &TaskPanel::startRequested);
-    connect(m_pause, &QPushButton::clicked, this, &TaskPanel::pauseRequested);
-    connect(m_resume, &QPushButton::clicked, this, &TaskPanel::resumeRequested);
-    connect(m_stop, &QPushButton::clicked, this, &TaskPanel::stopRequested);
     strategyChanged();
 }
 
@@ -283,13 +264,6 @@ void TaskPanel::setRealKernel(bool real, const QString& size, const QStringList&
     m_problem->setText(size);
     for (const QString& backend : backends)
         m_backend->addItem(backend == "cpu" ? tr("cpu (this machine)") : backend, backend);
-}
-
-void TaskPanel::setRunning(bool running, bool paused) {
-    m_start->setEnabled(!running);
-    m_pause->setEnabled(running && !paused);
-    m_resume->setEnabled(running && paused);
-    m_stop->setEnabled(running);
 }
 
 void TaskPanel::saveSettings(QSettings& settings) const {

@@ -8,7 +8,6 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSettings;
 class QSpinBox;
 class QCheckBox;
@@ -21,8 +20,8 @@ class OptionForm;
 // The task to tune: kernel (a replay dataset, bundled or opened, or a kernel measured for real: one of the
 // catalog's or a kernel.json file), problem size (editable for a real kernel), backend and device, the
 // measurement options of real kernels (timeout, repeat, minimum sample time, warm-up) and extra constraints,
-// strategy with a form generated from its option table, budget and stop conditions, seed, space mode;
-// Start, Pause, Resume, Stop. It only collects input: the main window validates it through core and runs it.
+// strategy with a form generated from its option table, budget and stop conditions, seed, space mode. It only
+// collects input: the main window's toolbar starts it (validated through core), pauses, resumes and stops it.
 class TaskPanel : public QWidget {
     Q_OBJECT
 public:
@@ -51,16 +50,9 @@ public:
     // replay.
     void setRealKernel(bool real, const QString& size = {}, const QStringList& backends = {});
 
-    // Button states: Start when idle; Pause or Resume and Stop while running.
-    void setRunning(bool running, bool paused);
-
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
 
-    QPushButton* startButton() const { return m_start; }
-    QPushButton* pauseButton() const { return m_pause; }
-    QPushButton* resumeButton() const { return m_resume; }
-    QPushButton* stopButton() const { return m_stop; }
     QComboBox* strategyBox() const { return m_strategy; }
     OptionForm* optionForm() const { return m_options; }
     QComboBox* kernelBox() const { return m_kernel; }
@@ -77,10 +69,6 @@ signals:
     void kernelChosen(const QString& path);
     void openRequested();
     void openSpecRequested();
-    void startRequested();
-    void pauseRequested();
-    void resumeRequested();
-    void stopRequested();
 
 private:
     void strategyChanged();
@@ -109,10 +97,6 @@ private:
     QSpinBox* m_batch;
     QCheckBox* m_stochastic;
     QCheckBox* m_transfer;
-    QPushButton* m_start;
-    QPushButton* m_pause;
-    QPushButton* m_resume;
-    QPushButton* m_stop;
 };
 
 } // namespace ts::gui

@@ -25,6 +25,9 @@ TrialDetailsView::TrialDetailsView(RunData& data, QWidget* parent) : RunView(dat
     m_histogram = new HistogramWidget(splitter);
     m_statistics = new QLabel(splitter);
     m_statistics->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The statistics line wraps in the dock's width instead of widening the dock.
+    m_statistics->setWordWrap(true);
+    m_statistics->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_config = new QTableWidget(0, 2, splitter);
     m_config->setHorizontalHeaderLabels({tr("name"), tr("value")});
     m_config->verticalHeader()->hide();

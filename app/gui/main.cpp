@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
         window.taskPanel()->setTask(task);
     }
     if (parser.isSet("screenshot")) {
+        // A picture of the size asked for, whatever the screen (an offscreen one is 800x800).
+        window.setKeptOnScreen(false);
         QStringList size = parser.value("size").split('x');
         if (size.size() == 2)
             window.resize(size[0].toInt(), size[1].toInt());
