@@ -27,6 +27,7 @@
 #include <fmt/ranges.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace ts;
 
@@ -127,7 +128,8 @@ class TestImportance : public QObject {
 
 private slots:
     void initTestCase();
-    void exploreReplays();
+    void agreesWithTheBruteForcedData_data();
+    void agreesWithTheBruteForcedData();
     void oneParameterAloneDeterminesTheTime();
     void importanceFollowsTheVarianceOfEachEffect();
     void failedTrialsAreLeftOutAndCounted();
@@ -163,11 +165,13 @@ void TestImportance::initTestCase() {
     }
 }
 
-// Only a matters (time = 2^position of a); b and c are irrelevant.
+// Only a matters (time = 2^position of a); b and c are irrelevant, and d has one value.
 void TestImportance::oneParameterAloneDeterminesTheTime() {
+    std::vector<Parameter> parameters = threeParameters();
+    parameters.push_back({"d", ParameterType::Integer, {integer(7)}});
     const auto trials =
-        productTrials(threeParameters(), [](const std::vector<std::uint32_t>& d) { return std::exp2(d[0]); });
-    const ImportanceResult result = ParameterImportance::compute(threeParameters(), trials);
+        productTrials(parameters, [](const std::vector<std::uint32_t>& d) { return std::exp2(d[0]); });
+    const ImportanceResult result = ParameterImportance::compute(parameters, trials);
     QCOMPARE(result.trials, trials.size());
     QCOMPARE(result.excluded, std::size_t{0});
     QCOMPARE(rankedNames(result).front(), std::string("a"));
@@ -175,12 +179,17 @@ void TestImportance::oneParameterAloneDeterminesTheTime() {
              qPrintable(QString::number(effectOf(result, "a").importance)));
     QVERIFY(effectOf(result, "b").importance < 0.005);
     QVERIFY(effectOf(result, "c").importance < 0.005);
+    QCOMPARE(effectOf(result, "d").importance, 0.0);
+    QCOMPARE(rankedNames(result).back(), std::string("d"));
     // a's values span 2^0 .. 2^4: its worst value is about 16x slower than its best, which is a = 1.
     QVERIFY2(std::abs(effectOf(result, "a").spread - 16.0) < 1.6,
              qPrintable(QString::number(effectOf(result, "a").spread)));
     QVERIFY(effectOf(result, "a").bestValue == integer(1));
     QCOMPARE(effectOf(result, "a").values, std::size_t{5});
     QCOMPARE(effectOf(result, "c").values, std::size_t{3});
+    QCOMPARE(effectOf(result, "d").values, std::size_t{1});
+    QCOMPARE(effectOf(result, "d").spread, 1.0);
+    QVERIFY(effectOf(result, "d").bestValue == integer(7));
 }
 
 // log time = 2 * a-position + b-position + (c == "z"): on the full product the main effects' variances are
@@ -264,42 +273,49 @@ void TestImportance::theSameTrialsGiveTheSameResult() {
     }
 }
 
-void TestImportance::exploreReplays() {
-    for (const char* file :
-         {"gemm_clblast_RTX_3090", "pnpoly_RTX_3090", "convolution_2021_RTX_3090", "convolution_milo_A100"}) {
-        auto dataset = std::make_shared<const Dataset>(
-            readDataset(QString(TUNESCOPE_RESOURCES "/datasets/%1.json.gz").arg(file).toStdString()));
-        const auto spread = bySpread(bestTimeSpread(*dataset));
-        qDebug() << file << "spread order"
-                 << QString::fromStdString(fmt::format("{}", fmt::join(spread, " ")));
-        for (const char* strategy : {"random_sample", "xgb"})
-            for (std::int64_t budget : {100, 400}) {
-                QElapsedTimer timer;
-                const auto outcome = replay(dataset, strategy, budget);
-                timer.start();
-                const auto result = ParameterImportance::compute(dataset->space.parameters(), outcome.trials);
-                std::string line;
-                for (const auto& e : result.ranked)
-                    line += fmt::format("{}={:.3f} ", e.parameter, e.importance);
-                qDebug() << strategy << budget << timer.elapsed() << "ms" << QString::fromStdString(line);
-            }
-        std::vector<Trial> all;
-        for (const auto& [index, m] : dataset->entries) {
-            Trial t;
-            t.index = index;
-            t.config = dataset->space.config(index);
-            t.measurement = m;
-            all.push_back(t);
-        }
-        std::sort(all.begin(), all.end(), [](const Trial& a, const Trial& b) { return a.index < b.index; });
-        QElapsedTimer timer;
-        timer.start();
-        const auto result = ParameterImportance::compute(dataset->space.parameters(), all);
-        std::string line;
-        for (const auto& e : result.ranked)
-            line += fmt::format("{}={:.3f} ", e.parameter, e.importance);
-        qDebug() << "all" << timer.elapsed() << "ms" << QString::fromStdString(line);
+// Rows: brute-forced spaces, the strategy of the replayed session (random sampling, and xgb, whose trials
+// crowd around the fast configs) and k, the number of parameters whose best times spread clearly more than
+// the others' in the whole dataset.
+void TestImportance::agreesWithTheBruteForcedData_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<int>("k");
+    for (const char* strategy : {"random_sample", "xgb"}) {
+        QTest::newRow(qPrintable(QString("gemm/") + strategy)) << "gemm_clblast_RTX_3090" << strategy << 3;
+        QTest::newRow(qPrintable(QString("pnpoly/") + strategy)) << "pnpoly_RTX_3090" << strategy << 2;
+        QTest::newRow(qPrintable(QString("convolution/") + strategy))
+            << "convolution_2021_RTX_3090" << strategy << 4;
     }
+}
+
+// A replayed session of 400 configs ranks first the k parameters that the whole brute-forced space says
+// matter most (computed here: the spread of the best time per value), and gives the parameters whose values
+// do not change the best time (spread under 1 %) almost nothing.
+void TestImportance::agreesWithTheBruteForcedData() {
+    QFETCH(QString, file);
+    QFETCH(QString, strategy);
+    QFETCH(int, k);
+    auto dataset = std::make_shared<const Dataset>(
+        readDataset(QString(TUNESCOPE_RESOURCES "/datasets/%1.json.gz").arg(file).toStdString()));
+    const std::map<std::string, double> spread = bestTimeSpread(*dataset);
+    const std::vector<std::string> known = bySpread(spread);
+    QVERIFY2(spread.at(known[std::size_t(k - 1)]) > 1.1 * spread.at(known[std::size_t(k)]),
+             "the row's k parameters must spread clearly more than the next one");
+
+    const auto outcome = replay(dataset, strategy.toStdString(), 400);
+    const ImportanceResult result = ParameterImportance::compute(dataset->space.parameters(), outcome.trials);
+    QVERIFY(result.trials >= 250);
+    const std::vector<std::string> ranked = rankedNames(result);
+    const std::set<std::string> topKnown(known.begin(), known.begin() + k);
+    const std::set<std::string> topRanked(ranked.begin(), ranked.begin() + k);
+    QVERIFY2(topRanked == topKnown,
+             qPrintable(QString::fromStdString(fmt::format("ranked {} ; by the spread of best times {}",
+                                                           fmt::join(ranked, " "), fmt::join(known, " ")))));
+    for (const auto& [name, s] : spread)
+        if (s < 1.01)
+            QVERIFY2(effectOf(result, name).importance < 0.02,
+                     qPrintable(QString::fromStdString(
+                         fmt::format("{}: importance {}", name, effectOf(result, name).importance))));
 }
 
 namespace {

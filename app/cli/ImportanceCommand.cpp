@@ -42,7 +42,7 @@ void printTable(const SessionRecord& record, const ImportanceResult& result) {
                "values", "best value");
     for (std::size_t i = 0; i < result.ranked.size(); ++i) {
         const ParameterEffect& e = result.ranked[i];
-        fmt::print("{:>4}  {:<24} {:>10.4f} {:>7.3g}x  {:>6}  {}\n", i + 1, e.parameter, e.importance,
+        fmt::print("{:>4}  {:<24} {:>10.4f} {:>7.2f}x  {:>6}  {}\n", i + 1, e.parameter, e.importance,
                    e.spread, e.values, toString(e.bestValue));
     }
 }

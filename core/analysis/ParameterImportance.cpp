@@ -99,9 +99,6 @@ std::vector<double> mainEffect(const XgbModel& model, const std::vector<float>& 
 }
 
 void describeEffect(ParameterEffect& out, const std::vector<double>& effect, const ValueAxis& axis) {
-    out.values = axis.values.size();
-    if (effect.size() < 2)
-        return;
     double mean = 0.0;
     for (double e : effect)
         mean += e;
@@ -168,6 +165,7 @@ ImportanceResult ParameterImportance::compute(const std::vector<Parameter>& para
         effect.parameter = parameters[p].name;
         effect.position = p;
         effect.bestValue = axes[p].values.front();
+        effect.values = axes[p].values.size();
         if (axes[p].values.size() >= 2)
             describeEffect(effect, mainEffect(model, background, width, p, axes[p].values.size()), axes[p]);
         total += effect.variance;
