@@ -42,12 +42,14 @@ ParameterImportanceView::ParameterImportanceView(RunData& data, QWidget* parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     layout->addWidget(m_note);
-    m_chartView = charts::makeChartView(tr("Parameter importance"), this);
+    m_chartView = charts::makeChartView(
+        tr("Parameter importance: %1").arg(QString::fromUtf8(ParameterImportance::kMethod)), this);
     QChart* chart = m_chartView->chart();
     chart->legend()->hide();
     m_series = new QHorizontalBarSeries;
     m_bars = new QBarSet(tr("importance"));
     m_bars->setColor(QColor(52, 101, 164));
+    m_bars->setLabelColor(QColor(40, 40, 40));
     m_series->append(m_bars);
     m_series->setLabelsVisible(true);
     m_series->setLabelsFormat("@value %");
@@ -55,6 +57,7 @@ ParameterImportanceView::ParameterImportanceView(RunData& data, QWidget* parent)
     m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     chart->addSeries(m_series);
     m_categories = new QBarCategoryAxis;
+    m_categories->setTruncateLabels(false); // parameter names are short: show them whole
     m_values = new QValueAxis;
     m_values->setTitleText(tr("share of the variance of log time explained (%)"));
     m_values->setLabelFormat("%.0f");
@@ -195,12 +198,11 @@ void ParameterImportanceView::draw(const ImportanceResult& result) {
     m_bars->remove(0, m_bars->count());
     m_bars->append(values);
     charts::setRangeIfChanged(m_values, 0.0, std::min(100.0, charts::niceCeil(top * 1.15)));
-    QString note =
-        tr("Method: %1, fitted to %2 successful trials").arg(ParameterImportance::kMethod).arg(result.trials);
+    QString note = tr("Fitted to %1 successful trials").arg(result.trials);
     if (result.excluded > 0)
         note += tr(" (%1 failed or left out)").arg(result.excluded);
-    note += tr(". Each bar is the variance of the parameter's average effect on the predicted log time, as a "
-               "share of all parameters' (interactions are not counted).");
+    note += tr("; a bar is the variance of the parameter's average effect on log time, as a share of all "
+               "parameters' (interactions are not counted).");
     if (!fixed.isEmpty())
         note += tr(" Not varied in this run: %1.").arg(fixed.join(", "));
     if (m_shown.empty() || top <= 0.0)
