@@ -132,6 +132,7 @@ private slots:
     void agreesWithTheBruteForcedData();
     void oneParameterAloneDeterminesTheTime();
     void importanceFollowsTheVarianceOfEachEffect();
+    void aParameterOfManyValuesIsEvaluatedAtSpreadValues();
     void failedTrialsAreLeftOutAndCounted();
     void tooFewTrialsIsOneSentence();
     void theSameTrialsGiveTheSameResult();
@@ -212,6 +213,32 @@ void TestImportance::importanceFollowsTheVarianceOfEachEffect() {
     for (const ParameterEffect& e : result.ranked)
         sum += e.importance;
     QVERIFY(std::abs(sum - 1.0) < 1e-9);
+}
+
+// A real parameter with 3000 distinct values (more than kMaxEffectValues): its main effect is evaluated at
+// values spread over its whole range, and its best value is one of them, at the fast end.
+void TestImportance::aParameterOfManyValuesIsEvaluatedAtSpreadValues() {
+    const std::vector<Parameter> parameters{
+        {"x", ParameterType::Real, {}}, {"y", ParameterType::Integer, {integer(1), integer(2), integer(3)}}};
+    std::vector<Trial> trials;
+    for (int i = 0; i < 3000; ++i) {
+        Trial t;
+        t.number = i;
+        const double x = double((i * 7919) % 3000) / 3000.0; // a permutation of 0 .. 2999 / 3000
+        t.config = {Value(x), integer(1 + i % 3)};
+        t.measurement.status = MeasureStatus::Ok;
+        t.measurement.objective = std::exp(3.0 * x);
+        trials.push_back(std::move(t));
+    }
+    const ImportanceResult result = ParameterImportance::compute(parameters, trials);
+    QCOMPARE(rankedNames(result).front(), std::string("x"));
+    QVERIFY2(effectOf(result, "x").importance > 0.99,
+             qPrintable(QString::number(effectOf(result, "x").importance)));
+    QCOMPARE(effectOf(result, "x").values, std::size_t{3000});
+    QVERIFY2(toNumber(effectOf(result, "x").bestValue) < 0.02,
+             qPrintable(QString::fromStdString(toString(effectOf(result, "x").bestValue))));
+    QVERIFY2(std::abs(std::log(effectOf(result, "x").spread) - 3.0) < 0.3,
+             qPrintable(QString::number(effectOf(result, "x").spread)));
 }
 
 // Failed trials, trials without a positive finite time and configs of the wrong size change nothing but the

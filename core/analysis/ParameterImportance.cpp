@@ -70,22 +70,32 @@ ValueAxis valueAxis(const Parameter& parameter, std::size_t p, const std::vector
     return axis;
 }
 
-// The model's mean prediction over the background rows with column p set to each value rank in turn.
+// The value ranks a main effect is evaluated at: all of them, or kMaxEffectValues spread evenly from the
+// first to the last.
+std::vector<std::size_t> effectRanks(std::size_t valueCount) {
+    const std::size_t k = std::min(valueCount, ParameterImportance::kMaxEffectValues);
+    std::vector<std::size_t> ranks;
+    for (std::size_t i = 0; i < k; ++i)
+        ranks.push_back(k == valueCount ? i : (i * (valueCount - 1) + (k - 1) / 2) / (k - 1));
+    return ranks;
+}
+
+// The model's mean prediction over the background rows with column p set to each of the value ranks.
 std::vector<double> mainEffect(const XgbModel& model, const std::vector<float>& background, std::size_t width,
-                               std::size_t p, std::size_t valueCount) {
+                               std::size_t p, const std::vector<std::size_t>& ranks) {
     const std::size_t rows = background.size() / width;
     const std::size_t valuesPerCall = std::max<std::size_t>(1, kMaxPredictRows / rows);
     std::vector<double> effect;
-    effect.reserve(valueCount);
-    for (std::size_t first = 0; first < valueCount; first += valuesPerCall) {
-        const std::size_t count = std::min(valuesPerCall, valueCount - first);
+    effect.reserve(ranks.size());
+    for (std::size_t first = 0; first < ranks.size(); first += valuesPerCall) {
+        const std::size_t count = std::min(valuesPerCall, ranks.size() - first);
         std::vector<float> grid;
         grid.reserve(count * background.size());
         for (std::size_t v = first; v < first + count; ++v) {
             const std::size_t start = grid.size();
             grid.insert(grid.end(), background.begin(), background.end());
             for (std::size_t r = 0; r < rows; ++r)
-                grid[start + r * width + p] = static_cast<float>(v);
+                grid[start + r * width + p] = static_cast<float>(ranks[v]);
         }
         const std::vector<float> predicted = model.predict(grid, width);
         for (std::size_t v = 0; v < count; ++v) {
@@ -98,7 +108,8 @@ std::vector<double> mainEffect(const XgbModel& model, const std::vector<float>& 
     return effect;
 }
 
-void describeEffect(ParameterEffect& out, const std::vector<double>& effect, const ValueAxis& axis) {
+void describeEffect(ParameterEffect& out, const std::vector<double>& effect,
+                    const std::vector<std::size_t>& ranks, const ValueAxis& axis) {
     double mean = 0.0;
     for (double e : effect)
         mean += e;
@@ -109,7 +120,7 @@ void describeEffect(ParameterEffect& out, const std::vector<double>& effect, con
     out.variance = variance / static_cast<double>(effect.size());
     const auto [low, high] = std::minmax_element(effect.begin(), effect.end());
     out.spread = std::exp(*high - *low);
-    out.bestValue = axis.values[static_cast<std::size_t>(low - effect.begin())];
+    out.bestValue = axis.values[ranks[static_cast<std::size_t>(low - effect.begin())]];
 }
 
 } // namespace
@@ -166,8 +177,10 @@ ImportanceResult ParameterImportance::compute(const std::vector<Parameter>& para
         effect.position = p;
         effect.bestValue = axes[p].values.front();
         effect.values = axes[p].values.size();
-        if (axes[p].values.size() >= 2)
-            describeEffect(effect, mainEffect(model, background, width, p, axes[p].values.size()), axes[p]);
+        if (axes[p].values.size() >= 2) {
+            const std::vector<std::size_t> ranks = effectRanks(axes[p].values.size());
+            describeEffect(effect, mainEffect(model, background, width, p, ranks), ranks, axes[p]);
+        }
         total += effect.variance;
         result.ranked.push_back(std::move(effect));
     }

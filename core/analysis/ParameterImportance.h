@@ -37,8 +37,9 @@ struct ImportanceResult {
 //    time on one ordinal feature per parameter (the value's rank: numeric order for numbers, the space's
 //    order otherwise), so it is defined for discrete, string and boolean parameters alike.
 // 3. Main effect of parameter p at value v: the model's mean prediction over the background set (at most
-//    kMaxBackground of the trials used, evenly spaced) with p set to v, over every value of p seen there.
-//    Its variance over those values, each weighted equally (fANOVA's uniform measure), is V_p.
+//    kMaxBackground of the trials used, evenly spaced) with p set to v, over every value of p seen there
+//    (at most kMaxEffectValues of them, spread evenly over the value order, for a parameter with more). Its
+//    variance over those values, each weighted equally (fANOVA's uniform measure), is V_p.
 // 4. importance_p = V_p / sum of V_q, so the importances sum to 1 (all 0 when no parameter changes the
 //    prediction); spread_p = exp(max - min of p's main effect).
 //
@@ -50,6 +51,7 @@ public:
     static constexpr std::size_t kMinTrials = 8;
     static constexpr std::size_t kMaxTraining = 20000;
     static constexpr std::size_t kMaxBackground = 512;
+    static constexpr std::size_t kMaxEffectValues = 64;
     // Short name of the method, for tables and chart titles.
     static constexpr const char* kMethod = "fANOVA main effects of an XGBoost model of log time";
 
