@@ -52,6 +52,8 @@ class TestGuiImportance : public QObject {
 private slots:
     void barsShowCoreRankingTopFirst();
     void tooFewTrialsShowNoBarsAndSaySo();
+    void trialsThatArriveDuringAnAnalysisAreAnalysedNext();
+    void aResetDuringAnAnalysisDropsItsResult();
 };
 
 void TestGuiImportance::barsShowCoreRankingTopFirst() {
@@ -137,6 +139,57 @@ void TestGuiImportance::tooFewTrialsShowNoBarsAndSaySo() {
     QVERIFY(!view.result());
     QVERIFY2(view.noteText().contains("needs at least 8 successful trials; this run has"),
              qPrintable(view.noteText()));
+}
+
+// The analysis's result reaches the view through the event loop, so trials appended right after it starts
+// arrive while it is in flight: the view shows that result, then analyses again with every trial.
+void TestGuiImportance::trialsThatArriveDuringAnAnalysisAreAnalysedNext() {
+    auto dataset = std::make_shared<const Dataset>(readDataset(kPnpoly.toStdString()));
+    const std::vector<Trial> trials = replayTrials(dataset, 120);
+    RunData data;
+    data.reset({}, dataset->space.parameters(), dataset);
+    data.append({trials.begin(), trials.begin() + 40});
+    ParameterImportanceView view(data);
+    view.show();
+    QSignalSpy shown(&view, &ParameterImportanceView::importanceShown);
+    view.refreshIfNeeded(true);
+    data.append({trials.begin() + 40, trials.end()});
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(view.result()->trials, ParameterImportance::usableCount({trials.data(), 40}, 4));
+    if (shown.count() < 2)
+        QVERIFY(shown.wait(60000));
+    const ImportanceResult expected = ParameterImportance::compute(dataset->space.parameters(), trials);
+    QCOMPARE(view.result()->trials, expected.trials);
+    QList<qreal> values;
+    for (const ParameterEffect& e : expected.ranked)
+        values << 100.0 * e.importance;
+    QCOMPARE(view.barValues(), values);
+}
+
+// A new run while the last run's analysis is in flight: that analysis is dropped, never drawn, and the new
+// run's is shown.
+void TestGuiImportance::aResetDuringAnAnalysisDropsItsResult() {
+    auto dataset = std::make_shared<const Dataset>(readDataset(kPnpoly.toStdString()));
+    const std::vector<Trial> first = replayTrials(dataset, 150);
+    const std::vector<Trial> second = replayTrials(dataset, 30);
+    RunData data;
+    data.reset({}, dataset->space.parameters(), dataset);
+    data.append(first);
+    ParameterImportanceView view(data);
+    view.show();
+    QSignalSpy shown(&view, &ParameterImportanceView::importanceShown);
+    view.refreshIfNeeded(true);
+    data.reset({}, dataset->space.parameters(), dataset);
+    data.append(second);
+    view.refreshIfNeeded(true);
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(shown.count(), 1);
+    const ImportanceResult expected = ParameterImportance::compute(dataset->space.parameters(), second);
+    QCOMPARE(view.result()->trials, expected.trials);
+    QList<qreal> values;
+    for (const ParameterEffect& e : expected.ranked)
+        values << 100.0 * e.importance;
+    QCOMPARE(view.barValues(), values);
 }
 
 QTEST_MAIN(TestGuiImportance)
