@@ -19,5 +19,6 @@ void addKernelsCommand(CLI::App& app);
 void addAnalyzeCommand(CLI::App& app);
 void addDevicesCommand(CLI::App& app);
 void addWorkloadCommand(CLI::App& app);
+void addImportanceCommand(CLI::App& app);
 
 } // namespace ts::cli

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     ts::cli::addExportCommand(app);
     ts::cli::addImportCommand(app);
     ts::cli::addBestCommand(app);
+    ts::cli::addImportanceCommand(app);
     ts::cli::addKernelsCommand(app);
     ts::cli::addAnalyzeCommand(app);
     ts::cli::addDevicesCommand(app);
