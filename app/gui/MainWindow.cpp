@@ -6,6 +6,7 @@
 #include "ErrorReporter.h"
 #include "ExplorerView.h"
 #include "HardwareView.h"
+#include "ParameterImportanceView.h"
 #include "RecordsView.h"
 #include "SessionLoader.h"
 #include "TaskPanel.h"
@@ -85,7 +86,8 @@ QString formatSeconds(double s) {
 } // namespace
 
 QStringList MainWindow::viewNames() {
-    return {"convergence", "costmodel", "hardware", "explorer", "comparison", "records", "workload"};
+    return {"convergence", "costmodel",  "importance", "hardware",
+            "explorer",    "comparison", "records",    "workload"};
 }
 
 MainWindow::MainWindow(QWidget* parent)
@@ -119,13 +121,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_records = new RecordsView(*m_errors, this);
     m_workload = new WorkloadView(*m_errors, this);
     m_details = new TrialDetailsView(m_data, this);
-    m_runViews = {m_convergence, m_costModel, m_hardware, m_explorer, m_details};
+    m_importance = new ParameterImportanceView(m_data, this);
+    m_runViews = {m_convergence, m_costModel, m_hardware, m_explorer, m_details, m_importance};
+    m_importance->setMinimumInterval(1000); // at most one model fit started a second while a run streams
     m_costModel->setMinimumInterval(250);
     m_explorer->setMinimumInterval(500);
 
     for (auto [name, title, widget] : std::initializer_list<std::tuple<QString, QString, QWidget*>>{
              {"convergence", tr("Convergence"), m_convergence},
              {"costmodel", tr("Cost model"), m_costModel},
+             {"importance", tr("Importance"), m_importance},
              {"hardware", tr("Hardware"), m_hardware},
              {"explorer", tr("Explorer"), m_explorer},
              {"comparison", tr("Comparison"), m_comparison},

@@ -34,6 +34,7 @@ class CostModelView;
 class ErrorReporter;
 class ExplorerView;
 class HardwareView;
+class ParameterImportanceView;
 class RecordsView;
 class RunView;
 class TaskPanel;
@@ -49,8 +50,8 @@ class WorkloadView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // View names for --view and showView(): convergence, costmodel, hardware, explorer, comparison, records,
-    // workload.
+    // View names for --view and showView(): convergence, costmodel, importance, hardware, explorer,
+    // comparison, records, workload.
     static QStringList viewNames();
 
     explicit MainWindow(QWidget* parent = nullptr);
@@ -67,6 +68,7 @@ public:
     RecordsView* recordsView() const { return m_records; }
     WorkloadView* workloadView() const { return m_workload; }
     HardwareView* hardwareView() const { return m_hardware; }
+    ParameterImportanceView* importanceView() const { return m_importance; }
     TrialDetailsView* detailsView() const { return m_details; }
     QWidget* view(const QString& name) const;
     QProgressBar* progressBar() const { return m_progress; }
@@ -177,6 +179,7 @@ private:
     ConvergenceView* m_convergence;
     CostModelView* m_costModel;
     HardwareView* m_hardware;
+    ParameterImportanceView* m_importance;
     ExplorerView* m_explorer;
     ComparisonView* m_comparison;
     RecordsView* m_records;

@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
     parser.addOption(
         {"after", "Take the screenshot after N evaluations (default: when the session ends).", "N"});
     parser.addOption({"view",
-                      "View in front for the screenshot: convergence, costmodel, hardware, explorer, "
-                      "comparison, records, or all (side by side).",
+                      "View in front for the screenshot: convergence, costmodel, importance, hardware, "
+                      "explorer, comparison, records, workload, or all (side by side).",
                       "NAME"});
     parser.addOption({"db", "Records database (default: $XDG_DATA_HOME/tunescope/records.db).", "FILE"});
     parser.addOption({"strategy", "Strategy for the demo session.", "NAME"});
