@@ -385,6 +385,22 @@ private slots:
         QVERIFY(!image.isNull());
         QVERIFY(colouredShare(image) > 0.002);
     }
+
+    // Last: it replaces the window's run. The session reopened from the records draws the same model
+    // quality as it did live, from the predictions stored with its trials.
+    void reopenedSessionDrawsItsModelQuality() {
+        m_window->showView("costmodel");
+        m_window->refreshNow(true);
+        CostModelView* view = m_window->costModelView();
+        const int live = view->qualityPointCount();
+        QVERIFY(live > 0);
+        const std::int64_t id = m_window->runData().info().sessionId;
+        m_window->openSession(id);
+        QCOMPARE(m_window->runData().trials().size(), std::size_t{120});
+        m_window->refreshNow(true);
+        QCOMPARE(view->qualityPointCount(), live);
+        QVERIFY(colouredShare(shot(view->qualityChart())) > 0.001);
+    }
 };
 
 QTEST_MAIN(TestGuiViews)

@@ -2,6 +2,7 @@
 
 #include "ColorMap.h"
 #include "RunData.h"
+#include "TimeFormat.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -12,6 +13,14 @@ namespace ts::gui {
 HeatmapWidget::HeatmapWidget(RunData& data, QWidget* parent) : QWidget(parent), m_data(data) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(&data, &RunData::selectionChanged, this, qOverload<>(&QWidget::update));
+    // The heatmap follows the trials itself, as the trials table does, whether or not its tab is in front.
+    connect(&data, &RunData::resetDone, this, &HeatmapWidget::recompute);
+    connect(&data, &RunData::trialsAppended, this, [this](int first, int) {
+        if (static_cast<std::size_t>(first) != m_heatmap.trials)
+            return recompute();
+        m_heatmap.add(m_data, m_heatmap.trials);
+        update();
+    });
 }
 
 void HeatmapWidget::setParameters(std::size_t x, std::size_t y) {
@@ -88,10 +97,8 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     for (int i = 0; i < static_cast<int>(bar.height()); ++i)
         painter.fillRect(QRectF(bar.left(), bar.top() + i, bar.width(), 1), rampColor(i / bar.height()));
     if (std::isfinite(h.lo)) {
-        painter.drawText(QRectF(bar.right() + 2, bar.top(), 50, 16), Qt::AlignLeft,
-                         QString::number(h.lo, 'g', 3));
-        painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 16, 50, 16), Qt::AlignLeft,
-                         QString::number(h.hi, 'g', 3));
+        painter.drawText(QRectF(bar.right() + 2, bar.top(), 50, 16), Qt::AlignLeft, formatMs(h.lo));
+        painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 16, 50, 16), Qt::AlignLeft, formatMs(h.hi));
     }
     int selected = m_data.selectedRow();
     if (selected >= 0) {
