@@ -2,6 +2,7 @@
 
 #include "ChartSupport.h"
 #include "ErrorReporter.h"
+#include "TimeFormat.h"
 
 #include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
@@ -317,10 +318,10 @@ void ComparisonView::display(Outcome outcome) {
                     ? tr("cancelled after the last run")
                     : tr("cancelled: finished runs only; cut off (marked *): %1").arg(cutOff.join(", "));
     }
-    m_summary->setText(tr("%1 of %2 runs in %3 s on %4 (%5).")
+    m_summary->setText(tr("%1 of %2 runs in %3 on %4 (%5).")
                            .arg(result.runs.size())
                            .arg(planned)
-                           .arg(result.seconds, 0, 'f', 1)
+                           .arg(formatS(result.seconds))
                            .arg(names.join(", "))
                            .arg(state));
     emit finished(true);
