@@ -58,7 +58,8 @@ QAbstractAxis* makeAxis(const QString& title, bool log) {
     // instead, kept by setRangeIfChanged.
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0.0);
-    axis->setTickInterval(niceStep(axis->max() - axis->min()));
+    axis->setRange(0.0, 1.0);
+    axis->setTickInterval(niceStep(1.0));
     return axis;
 }
 

@@ -32,6 +32,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
 
     m_scatterView = charts::makeChartView(tr("Predicted vs measured"), splitter);
     QChart* scatter = m_scatterView->chart();
+    scatter->legend()->setAlignment(Qt::AlignRight); // a batch range per colour: a column reads, a row elides
     m_px = charts::makeAxis(tr("measured (ms)"), true);
     m_py = charts::makeAxis(tr("predicted"), true);
     scatter->addAxis(m_px, Qt::AlignBottom);
