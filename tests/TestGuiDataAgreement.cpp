@@ -385,6 +385,15 @@ private slots:
         }
         QVERIFY(!live.points().empty());
         QCOMPARE(view.qualityPointCount(), static_cast<int>(live.points().size()));
+
+        // While the run goes on its last batch may still grow; its end closes it, without a timer tick.
+        info.status = "running";
+        data.reset(info, twoParameters());
+        data.append(trials);
+        view.refreshIfNeeded(true);
+        QCOMPARE(view.qualityPointCount(), static_cast<int>(live.points().size()) - 1);
+        data.setStatus("completed");
+        QCOMPARE(view.qualityPointCount(), static_cast<int>(live.points().size()));
     }
 };
 

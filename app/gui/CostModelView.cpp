@@ -93,6 +93,12 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     });
     connect(&data, &RunData::trialsAppended, this, &CostModelView::markDirty);
     connect(&data, &RunData::qualityChanged, this, &CostModelView::markDirty);
+    // The end of a run closes its last batch, which only then gets its quality point (the window's refresh
+    // timer has stopped by then).
+    connect(&data, &RunData::statusChanged, this, [this] {
+        markDirty();
+        refreshIfNeeded();
+    });
 }
 
 int CostModelView::scatterPointCount() const {
