@@ -154,7 +154,7 @@ private slots:
     // learned model's predictions, with their Spearman correlation in the summary.
     void costModelViewDrawsStaticEstimates() {
         RunData data;
-        data.reset({"cuda run", "gemm", "cuda: GPU", "random_sample", "completed", 1, 8, std::nullopt},
+        data.reset({"cuda run", "gemm", "cuda: GPU", "random_sample", "completed", 1, 8, std::nullopt, {}},
                    {Parameter{"X",
                               ParameterType::Integer,
                               {std::int64_t(1), std::int64_t(2), std::int64_t(3), std::int64_t(4)}}});
