@@ -158,6 +158,33 @@ private slots:
                                        &cancel);
         QCOMPARE(result.runs.size(), std::size_t{3});
     }
+
+    // A comparison cancelled before a strategy ran on every dataset is scored over the datasets it has runs
+    // on: the missing dataset is no evidence, not a fraction of zero that halves the mean.
+    void cancelledDatasetsAreLeftOutOfTheMeans() {
+        auto dataset = test::syntheticDataset();
+        CompareSettings settings;
+        settings.strategies = {"random_sample"};
+        settings.budgets = {5, 20};
+        settings.repeats = 3;
+        settings.threads = 1;
+        const std::vector<std::shared_ptr<const Dataset>> datasets{dataset, dataset};
+        CompareResult full = Comparison(datasets, settings).run();
+        QCOMPARE(full.runs.size(), std::size_t{6});
+        std::vector<CompareRun> firstOnly;
+        for (const CompareRun& run : full.runs)
+            if (run.dataset == 0)
+                firstOnly.push_back(run);
+        const CompareResult cut = Comparison::score(datasets, settings, firstOnly);
+        const std::vector<double>& expected = cut.fraction.at("random_sample")[0];
+        QVERIFY(expected[0] > 0.0);
+        QCOMPARE(cut.meanFraction.at("random_sample"), expected);
+        std::vector<const CompareRun*> runs;
+        for (const CompareRun& run : cut.runs)
+            runs.push_back(&run);
+        QCOMPARE(cut.score.at("random_sample"),
+                 Comparison::methodologyScore(*dataset, settings.mode, runs, settings.budgets.back()));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCompare)

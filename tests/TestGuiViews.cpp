@@ -154,7 +154,7 @@ private slots:
     // learned model's predictions, with their Spearman correlation in the summary.
     void costModelViewDrawsStaticEstimates() {
         RunData data;
-        data.reset({"cuda run", "gemm", "cuda: GPU", "random_sample", "completed", 1, 8, std::nullopt},
+        data.reset({"cuda run", "gemm", "cuda: GPU", "random_sample", "completed", 1, 8, std::nullopt, {}},
                    {Parameter{"X",
                               ParameterType::Integer,
                               {std::int64_t(1), std::int64_t(2), std::int64_t(3), std::int64_t(4)}}});
@@ -384,6 +384,27 @@ private slots:
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(colouredShare(image) > 0.002);
+    }
+
+    // The session reopened from the records in a new window (no live session behind it) draws the model
+    // quality the live run drew, from the predictions stored with its trials.
+    void reopenedSessionDrawsItsModelQuality() {
+        m_window->showView("costmodel");
+        m_window->refreshNow(true);
+        const int live = m_window->costModelView()->qualityPointCount();
+        QVERIFY(live > 0);
+        MainWindow reopened;
+        reopened.errors().setInteractive(false);
+        reopened.setDatabasePath(m_dir.filePath("records.db"));
+        reopened.resize(1500, 950);
+        reopened.show();
+        reopened.showView("costmodel");
+        reopened.openSession(m_window->runData().info().sessionId);
+        QCOMPARE(reopened.runData().trials().size(), std::size_t{120});
+        reopened.refreshNow(true);
+        CostModelView* view = reopened.costModelView();
+        QCOMPARE(view->qualityPointCount(), live);
+        QVERIFY(colouredShare(shot(view->qualityChart())) > 0.001);
     }
 };
 

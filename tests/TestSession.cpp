@@ -7,6 +7,7 @@
 #include "StatusCompare.h"
 
 #include <QtTest>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -284,6 +285,49 @@ private slots:
         runner.join();
         QCOMPARE(session.trials().size(), std::size_t{10});
         COMPARE_STATUS(recorder.reason, StopReason::Cancelled);
+    }
+
+    // Time spent paused is not running time: the trials after a pause are stamped as if it had not
+    // happened, and the ETA after it extrapolates from the running time only.
+    void pausedTimeIsNotElapsed() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        auto strategy = makeStrategy("random_sample", *dataset, SpaceMode::Product, 1);
+        SessionSettings settings;
+        settings.batchSize = 2;
+        settings.stop.maxEvaluations = 20;
+        TuningSession session(dataset->space, backend, *strategy, settings);
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::int64_t seen = 0;
+        std::optional<double> etaAfterPause;
+        Recorder recorder;
+        recorder.onProgress = [&](const SessionProgress& p) {
+            if (p.evaluations == 6)
+                session.pause();
+            std::lock_guard lock(mutex);
+            if (p.evaluations == 8)
+                etaAfterPause = p.etaS;
+            seen = p.evaluations;
+            changed.notify_all();
+        };
+        session.addObserver(&recorder);
+        std::thread runner([&] { session.run(); });
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return seen == 6; });
+        }
+        constexpr auto kPause = std::chrono::milliseconds(600); // the user's pause, not a wait for luck
+        std::this_thread::sleep_for(kPause);
+        session.resume();
+        runner.join();
+        QCOMPARE(session.trials().size(), std::size_t{20});
+        // Replayed trials take microseconds: the whole pause would show as a gap of 0.6 s.
+        const double gap = session.trials()[6].elapsedS - session.trials()[5].elapsedS;
+        QVERIFY2(gap < 0.3, qPrintable(QString("gap across the pause %1 s").arg(gap)));
+        std::lock_guard lock(mutex);
+        QVERIFY(etaAfterPause.has_value());
+        QVERIFY2(*etaAfterPause < 0.3, qPrintable(QString("ETA after the pause %1 s").arg(*etaAfterPause)));
     }
 
     void preloadedTrialsAreNotMeasuredAgain() {

@@ -2,6 +2,7 @@
 
 #include "ChartSupport.h"
 #include "ErrorReporter.h"
+#include "TimeFormat.h"
 
 #include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
@@ -104,8 +105,8 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
     m_y = charts::makeAxis(tr("fraction of optimum"), false);
     m_chart->chart()->addAxis(m_x, Qt::AlignBottom);
     m_chart->chart()->addAxis(m_y, Qt::AlignLeft);
-    m_x->setRange(0, 1);
-    m_y->setRange(0, 1.02);
+    charts::setRangeIfChanged(m_x, 0, 1);
+    charts::setRangeIfChanged(m_y, 0, 1.02);
     m_table = new QTableWidget(results);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
@@ -200,8 +201,12 @@ bool ComparisonView::start() {
                            .arg(settings.strategies.size())
                            .arg(paths.size())
                            .arg(settings.repeats));
+    m_progress->setFormat(tr("%v of %m runs"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
     m_watcher.setFuture(QtConcurrent::run([paths, settings, cancelFlag](QPromise<Outcome>& promise) {
         Outcome outcome;
+        outcome.settings = settings;
         try {
             std::vector<std::shared_ptr<const Dataset>> datasets;
             std::vector<double> optima;
@@ -218,6 +223,7 @@ bool ComparisonView::start() {
                                           std::size_t) { promise.setProgressValue(static_cast<int>(done)); },
                                cancelFlag.get());
             outcome.curves = ComparisonCurves::compute(outcome.result, optima, settings.budgets.back());
+            outcome.cancelled = *cancelFlag;
         } catch (const std::exception& e) {
             outcome.error = QString::fromUtf8(e.what());
         }
@@ -238,7 +244,15 @@ void ComparisonView::showOutcome() {
         emit finished(false);
         return;
     }
-    m_outcome = m_watcher.result();
+    display(m_watcher.result());
+}
+
+QString ComparisonView::summaryText() const {
+    return m_summary->text();
+}
+
+void ComparisonView::display(Outcome outcome) {
+    m_outcome = std::move(outcome);
     if (!m_outcome.error.isEmpty()) {
         m_summary->setText(tr("The comparison failed."));
         m_errors.report(this, tr("Cannot compare"), m_outcome.error);
@@ -246,6 +260,13 @@ void ComparisonView::showOutcome() {
         return;
     }
     const CompareResult& result = m_outcome.result;
+    const CompareSettings& settings = m_outcome.settings;
+    // The bar ends on what the chart and the table are built from: the finished runs.
+    const auto planned = static_cast<int>(m_outcome.datasetNames.size() * settings.strategies.size() *
+                                          static_cast<std::size_t>(std::max(0, settings.repeats)));
+    m_progress->setRange(0, std::max(1, planned));
+    m_progress->setValue(static_cast<int>(result.runs.size()));
+    m_progress->setFormat(m_outcome.cancelled ? tr("cancelled: %v of %m runs") : tr("%v of %m runs"));
     QChart* chart = m_chart->chart();
     chart->removeAllSeries();
     double horizon = 1;
@@ -283,43 +304,98 @@ void ComparisonView::showOutcome() {
         for (QLegendMarker* marker : chart->legend()->markers(band))
             marker->setVisible(false);
     }
-    m_x->setRange(0, horizon);
-    m_y->setRange(0, 1.02);
+    charts::setRangeIfChanged(m_x, 0, horizon);
+    charts::setRangeIfChanged(m_y, 0, 1.02);
+    fillTable();
 
-    QStringList headers{tr("strategy")};
-    std::vector<std::int64_t> budgetList;
-    for (const QString& item : m_budgets->text().split(',', Qt::SkipEmptyParts))
-        budgetList.push_back(item.trimmed().toLongLong());
-    std::sort(budgetList.begin(), budgetList.end());
-    for (std::int64_t b : budgetList)
-        headers << tr("@%1").arg(b);
-    headers << tr("methodology score");
-    m_table->clear();
-    m_table->setColumnCount(headers.size());
-    m_table->setHorizontalHeaderLabels(headers);
-    m_table->setRowCount(static_cast<int>(result.meanFraction.size()));
-    int row = 0;
-    for (const auto& [strategy, fractions] : result.meanFraction) {
-        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(strategy)));
-        for (std::size_t b = 0; b < fractions.size(); ++b)
-            m_table->setItem(row, static_cast<int>(b + 1),
-                             new QTableWidgetItem(QString::number(fractions[b], 'f', 3)));
-        auto score = result.score.find(strategy);
-        if (score != result.score.end())
-            m_table->setItem(row, headers.size() - 1,
-                             new QTableWidgetItem(QString::number(score->second, 'f', 3)));
-        ++row;
-    }
-    m_table->resizeColumnsToContents();
     QStringList names;
     for (const std::string& name : m_outcome.datasetNames)
         names << QString::fromStdString(name);
-    m_summary->setText(tr("%1 runs in %2 s on %3 (%4).")
+    QString state = tr("complete");
+    if (m_outcome.cancelled) {
+        const QStringList cutOff = cutOffRuns();
+        state = cutOff.isEmpty()
+                    ? tr("cancelled after the last run")
+                    : tr("cancelled: finished runs only; cut off (marked *): %1").arg(cutOff.join(", "));
+    }
+    m_summary->setText(tr("%1 of %2 runs in %3 on %4 (%5).")
                            .arg(result.runs.size())
-                           .arg(result.seconds, 0, 'f', 1)
+                           .arg(planned)
+                           .arg(formatS(result.seconds))
                            .arg(names.join(", "))
-                           .arg(*m_cancelFlag ? tr("cancelled: finished runs only") : tr("complete")));
+                           .arg(state));
     emit finished(true);
+}
+
+// "xgb on pnpoly.json (3 of 10 seeds)" for every strategy x dataset with runs missing.
+QStringList ComparisonView::cutOffRuns() const {
+    QStringList cutOff;
+    const CompareSettings& settings = m_outcome.settings;
+    for (const std::string& strategy : settings.strategies)
+        for (std::size_t d = 0; d < m_outcome.datasetNames.size(); ++d) {
+            const auto finished = std::count_if(
+                m_outcome.result.runs.begin(), m_outcome.result.runs.end(),
+                [&](const CompareRun& run) { return run.strategy == strategy && run.dataset == d; });
+            if (finished < settings.repeats)
+                cutOff << tr("%1 on %2 (%3 of %4 seeds)")
+                              .arg(QString::fromStdString(strategy),
+                                   QString::fromStdString(m_outcome.datasetNames[d]))
+                              .arg(finished)
+                              .arg(settings.repeats);
+        }
+    return cutOff;
+}
+
+// The fraction at each budget is read off the chart's own curve (mean over the same finished runs); a
+// strategy with runs cut off is marked, one with none finished shows no numbers.
+void ComparisonView::fillTable() {
+    const CompareSettings& settings = m_outcome.settings;
+    std::vector<std::int64_t> budgets = settings.budgets;
+    std::sort(budgets.begin(), budgets.end());
+    QStringList headers{tr("strategy")};
+    for (std::int64_t b : budgets)
+        headers << tr("@%1").arg(b);
+    headers << tr("methodology score");
+    m_table->clear();
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    std::vector<std::string> strategies = settings.strategies;
+    std::sort(strategies.begin(), strategies.end());
+    m_table->setRowCount(static_cast<int>(strategies.size()));
+    const std::size_t datasets = m_outcome.datasetNames.size();
+    for (std::size_t row = 0; row < strategies.size(); ++row) {
+        const std::string& strategy = strategies[row];
+        const auto runs = static_cast<std::size_t>(
+            std::count_if(m_outcome.result.runs.begin(), m_outcome.result.runs.end(),
+                          [&](const CompareRun& run) { return run.strategy == strategy; }));
+        const bool cut = runs < datasets * static_cast<std::size_t>(std::max(0, settings.repeats));
+        const QString mark = cut ? QStringLiteral("*") : QString();
+        const QString tip = cut ? tr("%1 of %2 runs finished before the comparison was cancelled")
+                                      .arg(runs)
+                                      .arg(datasets * static_cast<std::size_t>(settings.repeats))
+                                : QString();
+        auto cell = [&](int column, const QString& text) {
+            auto* item = new QTableWidgetItem(text);
+            item->setToolTip(tip);
+            m_table->setItem(static_cast<int>(row), column, item);
+        };
+        cell(0, QString::fromStdString(strategy) + mark);
+        auto curve = m_outcome.curves.curves.find(strategy);
+        for (std::size_t b = 0; b < budgets.size(); ++b) {
+            const bool known = curve != m_outcome.curves.curves.end() && budgets[b] >= 1 &&
+                               static_cast<std::size_t>(budgets[b]) <= curve->second.mean.size();
+            cell(static_cast<int>(b + 1),
+                 known
+                     ? QString::number(curve->second.mean[static_cast<std::size_t>(budgets[b] - 1)], 'f', 3) +
+                           mark
+                     : tr("no run"));
+        }
+        auto score = m_outcome.result.score.find(strategy);
+        cell(static_cast<int>(headers.size()) - 1, runs > 0 && score != m_outcome.result.score.end()
+                                                       ? QString::number(score->second, 'f', 3) + mark
+                                                       : tr("no run"));
+    }
+    m_table->resizeColumnsToContents();
 }
 
 } // namespace ts::gui

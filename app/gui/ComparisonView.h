@@ -28,7 +28,9 @@ class ErrorReporter;
 // Strategy comparison: choose datasets, strategies, seeds and budgets; core's Comparison runs every
 // strategy x dataset x seed in the background across the cores; the chart shows the mean fraction of
 // optimum per strategy with a +-1 standard deviation band, and the table the fraction at each budget and the
-// methodology score.
+// methodology score. Chart and table are built from the same finished runs (a cancelled comparison keeps
+// only those, and says which strategy x dataset pairs were cut off); the progress bar ends on the number of
+// finished runs.
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
@@ -37,6 +39,8 @@ public:
         ComparisonCurves curves;
         std::vector<std::string> datasetNames;
         QString error;
+        CompareSettings settings; // what was asked for (strategies, budgets, seeds)
+        bool cancelled = false;
     };
 
     ComparisonView(ErrorReporter& errors, QWidget* parent = nullptr);
@@ -53,6 +57,10 @@ public:
     QTableWidget* scoreTable() const { return m_table; }
     QChartView* chart() const { return m_chart; }
     const Outcome& outcome() const { return m_outcome; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QString summaryText() const;
+    // Draws an outcome in the chart and the table (what a finished comparison hands over).
+    void display(Outcome outcome);
 
 signals:
     void finished(bool ok);
@@ -60,6 +68,8 @@ signals:
 private:
     void addDatasetFile();
     void showOutcome();
+    void fillTable();
+    QStringList cutOffRuns() const;
     void addDataset(const QString& path, bool checked);
 
     ErrorReporter& m_errors;

@@ -8,11 +8,14 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 namespace ts::gui {
@@ -30,6 +33,10 @@ ConvergenceView::ConvergenceView(RunData& data, QWidget* parent) : RunView(data,
     controls->addWidget(clear);
     controls->addStretch();
     layout->addLayout(controls);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->hide();
+    layout->addWidget(m_note);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     layout->addWidget(splitter, 1);
     const QString titles[2] = {tr("Best so far vs evaluations"), tr("Best so far vs wall time")};
@@ -67,6 +74,8 @@ void ConvergenceView::startRun() {
     if (!m_runs.empty() && m_runs.back().series[0]->count() == 0) {
         for (QLineSeries* s : m_runs.back().series)
             s->setName(data().info().label);
+        m_runs.back().key = data().comparisonKey();
+        showComparableRuns();
         return;
     }
     if (static_cast<int>(m_runs.size()) >= kMaxRuns) {
@@ -95,7 +104,39 @@ void ConvergenceView::startRun() {
         pen.setWidthF(2.2);
         run.series[c]->setPen(pen);
     }
+    run.key = data().comparisonKey();
     m_runs.push_back(run);
+    showComparableRuns();
+}
+
+void ConvergenceView::showComparableRuns() {
+    int hidden = 0;
+    for (const Run& run : m_runs) {
+        const bool comparable = run.key == m_runs.back().key;
+        hidden += !comparable;
+        for (int c = 0; c < 2; ++c) {
+            run.series[c]->setVisible(comparable);
+            for (QLegendMarker* marker : m_views[c]->chart()->legend()->markers(run.series[c]))
+                marker->setVisible(comparable);
+        }
+    }
+    m_note->setVisible(hidden > 0);
+    m_note->setText(hidden == 0 ? QString()
+                    : hidden == 1
+                        ? tr("1 earlier run of another kernel, dataset or problem size is hidden: its "
+                             "times are not comparable with this run's.")
+                        : tr("%1 earlier runs of other kernels, datasets or problem sizes are hidden: "
+                             "their times are not comparable with this run's.")
+                              .arg(hidden));
+}
+
+int ConvergenceView::visibleRunCount() const {
+    return static_cast<int>(std::count_if(m_runs.begin(), m_runs.end(),
+                                          [](const Run& run) { return run.series[0]->isVisible(); }));
+}
+
+QString ConvergenceView::overlayNote() const {
+    return m_note->text();
 }
 
 void ConvergenceView::clearEarlierRuns() {
@@ -106,6 +147,7 @@ void ConvergenceView::clearEarlierRuns() {
         }
         m_runs.erase(m_runs.begin());
     }
+    showComparableRuns();
     updateRanges();
 }
 
@@ -119,14 +161,22 @@ void ConvergenceView::setLogScale(bool log) {
     updateRanges();
 }
 
+// Series hold points in their y axis's coordinates (log10 on a log axis): a new axis re-maps them.
 void ConvergenceView::rebuildYAxes() {
     for (int c = 0; c < 2; ++c) {
         QChart* chart = m_views[c]->chart();
+        QAbstractAxis* axis = charts::makeAxis(tr("best time (ms)"), m_logScale);
+        for (Run& run : m_runs) {
+            QList<QPointF> points = run.series[c]->points();
+            for (QPointF& p : points)
+                p.setY(charts::axisValue(axis, charts::dataValue(m_y[c], p.y())));
+            run.series[c]->replace(points);
+        }
         if (m_y[c]) {
             chart->removeAxis(m_y[c]);
             delete m_y[c];
         }
-        m_y[c] = charts::makeAxis(tr("best time (ms)"), m_logScale);
+        m_y[c] = axis;
         chart->addAxis(m_y[c], Qt::AlignLeft);
         m_optimum[c]->attachAxis(m_y[c]);
         for (Run& run : m_runs)
@@ -136,8 +186,13 @@ void ConvergenceView::rebuildYAxes() {
 
 void ConvergenceView::refresh() {
     const RunData& d = data();
-    m_runs.back().series[0]->replace(ConvergenceData::byEvaluations(d.bestSoFar()));
-    m_runs.back().series[1]->replace(ConvergenceData::byTime(d.trials(), d.bestSoFar()));
+    QList<QPointF> curves[2] = {ConvergenceData::byEvaluations(d.bestSoFar()),
+                                ConvergenceData::byTime(d.trials(), d.bestSoFar())};
+    for (int c = 0; c < 2; ++c) {
+        for (QPointF& p : curves[c])
+            p.setY(charts::axisValue(m_y[c], p.y()));
+        m_runs.back().series[c]->replace(curves[c]);
+    }
     updateRanges();
 }
 
@@ -145,12 +200,15 @@ void ConvergenceView::updateRanges() {
     std::optional<double> optimum = data().info().optimum;
     for (int c = 0; c < 2; ++c) {
         double xMax = 0, yMin = INFINITY, yMax = -INFINITY;
-        for (const Run& run : m_runs)
+        for (const Run& run : m_runs) {
+            if (run.key != m_runs.back().key)
+                continue; // hidden: not comparable
             for (const QPointF& p : run.series[c]->points()) {
                 xMax = std::max(xMax, p.x());
-                yMin = std::min(yMin, p.y());
-                yMax = std::max(yMax, p.y());
+                yMin = std::min(yMin, charts::dataValue(m_y[c], p.y()));
+                yMax = std::max(yMax, charts::dataValue(m_y[c], p.y()));
             }
+        }
         if (optimum) {
             yMin = std::min(yMin, *optimum);
             yMax = std::max(yMax, *optimum);
@@ -163,7 +221,8 @@ void ConvergenceView::updateRanges() {
         charts::setRange(m_y[c], yMin, yMax);
         QList<QPointF> line;
         if (optimum)
-            line = {QPointF(0.0, *optimum), QPointF(xMax, *optimum)};
+            line = {QPointF(0.0, charts::axisValue(m_y[c], *optimum)),
+                    QPointF(xMax, charts::axisValue(m_y[c], *optimum))};
         if (m_optimum[c]->points() != line)
             m_optimum[c]->replace(line);
         if (m_optimum[c]->isVisible() != optimum.has_value())

@@ -7,13 +7,17 @@
 
 class QChartView;
 class QCheckBox;
+class QLabel;
 class QLineSeries;
 class QAbstractAxis;
 
 namespace ts::gui {
 
 // Best-so-far vs evaluations and vs wall time. Each run is a series; earlier runs stay for overlay until
-// cleared. On a replay dataset the space's optimum is a dashed reference line. Log scale toggle on y.
+// cleared, but only runs comparable with the current one (RunData::comparisonKey: same dataset, or same
+// kernel, device and problem size) are drawn and give the axes their range; the others are hidden, and a
+// note says how many. On a replay dataset the space's optimum is a dashed reference line. Log scale toggle
+// on y.
 class ConvergenceView : public RunView {
     Q_OBJECT
 public:
@@ -24,6 +28,9 @@ public:
     // The current run's series (index 0: vs evaluations, 1: vs time).
     QLineSeries* currentSeries(int chart) const;
     int runCount() const { return static_cast<int>(m_runs.size()); }
+    // Runs drawn (the current one and the comparable earlier ones).
+    int visibleRunCount() const;
+    QString overlayNote() const;
     void setLogScale(bool log);
     void clearEarlierRuns();
 
@@ -33,7 +40,9 @@ protected:
 private:
     struct Run {
         QLineSeries* series[2];
+        QString key; // RunData::comparisonKey of the run
     };
+    void showComparableRuns();
     void startRun();
     void rebuildYAxes();
     void updateRanges();
@@ -43,6 +52,7 @@ private:
     QAbstractAxis* m_y[2] = {nullptr, nullptr};
     QLineSeries* m_optimum[2];
     QCheckBox* m_log;
+    QLabel* m_note;
     std::vector<Run> m_runs;
     bool m_logScale = false;
 };

@@ -3,6 +3,7 @@
 #include "ChartSupport.h"
 #include "RunData.h"
 #include "hardware/StaticEstimateFit.h"
+#include "strategies/StrategyRegistry.h"
 
 #include <QChart>
 #include <QChartView>
@@ -31,6 +32,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
 
     m_scatterView = charts::makeChartView(tr("Predicted vs measured"), splitter);
     QChart* scatter = m_scatterView->chart();
+    scatter->legend()->setAlignment(Qt::AlignRight); // a batch range per colour: a column reads, a row elides
     m_px = charts::makeAxis(tr("measured (ms)"), true);
     m_py = charts::makeAxis(tr("predicted"), true);
     scatter->addAxis(m_px, Qt::AlignBottom);
@@ -53,12 +55,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
         scatter->addSeries(series);
         series->attachAxis(m_px);
         series->attachAxis(m_py);
-        m_groups.push_back(series);
-        // The legend names the first and last colours only.
-        series->setName(g == 0 ? tr("early batches") : tr("late batches"));
-        if (g != 0 && g != kBatchGroups - 1)
-            for (QLegendMarker* marker : scatter->legend()->markers(series))
-                marker->setVisible(false);
+        m_groups.push_back(series); // named by refresh after the batches it holds
     }
     m_static = new QScatterSeries;
     m_static->setName(tr("static model (calibrated)"));
@@ -77,7 +74,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     m_qy = charts::makeAxis(tr("value"), false);
     quality->addAxis(m_qx, Qt::AlignBottom);
     quality->addAxis(m_qy, Qt::AlignLeft);
-    m_qy->setRange(-1.0, 1.0);
+    charts::setRangeIfChanged(m_qy, -1.0, 1.0);
     m_spearman = new QLineSeries;
     m_spearman->setName(tr("Spearman rank correlation"));
     m_recall = new QLineSeries;
@@ -89,9 +86,19 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     }
     splitter->addWidget(m_qualityView);
 
-    connect(&data, &RunData::resetDone, this, &CostModelView::markDirty);
+    connect(&data, &RunData::resetDone, this, [this] {
+        m_quality = {};
+        m_fed = 0;
+        markDirty();
+    });
     connect(&data, &RunData::trialsAppended, this, &CostModelView::markDirty);
     connect(&data, &RunData::qualityChanged, this, &CostModelView::markDirty);
+    // The end of a run closes its last batch, which only then gets its quality point (the window's refresh
+    // timer has stopped by then).
+    connect(&data, &RunData::statusChanged, this, [this] {
+        markDirty();
+        refreshIfNeeded();
+    });
 }
 
 int CostModelView::scatterPointCount() const {
@@ -109,6 +116,34 @@ QString CostModelView::summaryText() const {
     return m_summary->text();
 }
 
+QStringList CostModelView::legendEntries() const {
+    QStringList names;
+    for (QLegendMarker* marker : m_scatterView->chart()->legend()->markers())
+        if (marker->isVisible())
+            names << marker->label();
+    return names;
+}
+
+// Feeds the tracker the trials of every finished batch (all of them once the run is over), as the live
+// session does after each batch.
+void CostModelView::feedQuality() {
+    const auto& trials = data().trials();
+    const bool over = data().info().status != "running";
+    while (m_fed < trials.size()) {
+        std::size_t end = m_fed;
+        while (end < trials.size() && trials[end].batch == trials[m_fed].batch)
+            ++end;
+        if (end == trials.size() && !over)
+            return; // the last batch may still grow
+        for (std::size_t row = m_fed; row < end; ++row)
+            m_quality.trialFinished(trials[row]);
+        SessionProgress progress;
+        progress.evaluations = static_cast<std::int64_t>(end);
+        m_quality.progress(progress);
+        m_fed = end;
+    }
+}
+
 int CostModelView::qualityPointCount() const {
     return static_cast<int>(m_spearman->count());
 }
@@ -117,8 +152,22 @@ QString CostModelView::restrictionsText() const {
     return m_restrictions->text();
 }
 
+bool CostModelView::strategyHasModel(const QString& strategy) {
+    try {
+        return StrategyRegistry::builtin().create(strategy.toStdString())->usesCostModel();
+    } catch (const std::exception&) {
+        return true; // a strategy of another build (a reopened session): its trials tell
+    }
+}
+
 void CostModelView::refresh() {
     const auto& trials = data().trials();
+    feedQuality();
+    if (m_modelOf != data().info().strategy) {
+        m_modelOf = data().info().strategy;
+        m_strategyHasModel = m_modelOf.isEmpty() || strategyHasModel(m_modelOf);
+    }
+    const std::vector<ModelQualityTracker::Point>& quality = m_quality.points();
     std::int64_t lastBatch = trials.empty() ? 0 : std::max<std::int64_t>(1, trials.back().batch);
     std::vector<QList<QPointF>> groups(kBatchGroups);
     double lo = INFINITY, hi = -INFINITY;
@@ -137,7 +186,7 @@ void CostModelView::refresh() {
     QList<QPointF> estimates;
     for (const Trial& t : trials) {
         const std::optional<double> raw = staticEstimate(t);
-        if (!raw)
+        if (!raw || t.measurement.objective <= 0 || *raw * fit.scale <= 0)
             continue;
         const double estimate = *raw * fit.scale;
         estimates.push_back({t.measurement.objective, estimate});
@@ -152,27 +201,46 @@ void CostModelView::refresh() {
                                      "config; add them to the kernel's constraints to skip such "
                                      "configs): %1")
                                       .arg(rules.join("; ")));
+    QString text = summary(total);
+    if (fit.trials >= 2)
+        text += tr(" Static cost model (occupancy and roofline, nothing measured): Spearman %1 against "
+                   "the measured times of %2 trials.")
+                    .arg(fit.spearman, 0, 'f', 2)
+                    .arg(fit.trials);
+    m_summary->setText(text);
     // Nothing new to draw: leave the series alone (replace() re-lays the chart out).
-    if (total + estimates.size() == m_drawnScatter && data().quality().size() == m_drawnQuality &&
-        !trials.empty())
+    if (total + estimates.size() == m_drawnScatter && quality.size() == m_drawnQuality && !trials.empty())
         return;
     m_drawnScatter = total + estimates.size();
-    m_static->replace(charts::decimate(estimates, kMaxScatter / 2));
-    m_drawnQuality = data().quality().size();
-    for (int g = 0; g < kBatchGroups; ++g) {
-        qsizetype share = total == 0 ? 0 : kMaxScatter * groups[g].size() / total + 1;
-        m_groups[g]->replace(charts::decimate(groups[g], share));
-    }
+    m_drawnQuality = quality.size();
     charts::setRange(m_px, lo, hi);
     charts::setRange(m_py, lo, hi);
+    auto onAxes = [this](const QList<QPointF>& points) {
+        QList<QPointF> mapped;
+        mapped.reserve(points.size());
+        for (const QPointF& p : points)
+            mapped.push_back(charts::axisPoint(m_px, m_py, p));
+        return mapped;
+    };
+    m_static->replace(onAxes(charts::decimate(estimates, kMaxScatter / 2)));
+    for (int g = 0; g < kBatchGroups; ++g) {
+        qsizetype share = total == 0 ? 0 : kMaxScatter * groups[g].size() / total + 1;
+        m_groups[g]->replace(onAxes(charts::decimate(groups[g], share)));
+        // Group g holds the batches b with b * kBatchGroups / (lastBatch + 1) == g.
+        const std::int64_t first = (g * (lastBatch + 1) + kBatchGroups - 1) / kBatchGroups;
+        const std::int64_t last = ((g + 1) * (lastBatch + 1) + kBatchGroups - 1) / kBatchGroups - 1;
+        m_groups[g]->setName(first >= last ? tr("batch %1").arg(first)
+                                           : tr("batches %1-%2").arg(first).arg(last));
+    }
     QList<QPointF> diagonal;
     if (std::isfinite(lo))
-        diagonal = {QPointF(lo / 1.2, lo / 1.2), QPointF(hi * 1.2, hi * 1.2)};
+        diagonal = onAxes({QPointF(lo / 1.2, lo / 1.2), QPointF(hi * 1.2, hi * 1.2)});
     if (m_diagonal->points() != diagonal)
         m_diagonal->replace(diagonal);
+    charts::showLegendOfDrawnSeries(m_scatterView->chart());
 
     QList<QPointF> spearman, recall;
-    for (const auto& point : data().quality()) {
+    for (const auto& point : quality) {
         spearman.push_back({double(point.evaluations), point.spearman});
         recall.push_back({double(point.evaluations), point.topKRecall});
     }
@@ -180,26 +248,25 @@ void CostModelView::refresh() {
     m_recall->replace(recall);
     charts::setRangeFromZero(m_qx, std::max<double>(static_cast<double>(trials.size()),
                                                     static_cast<double>(data().info().budget)));
+}
 
-    QString summary;
-    if (total == 0)
-        summary = trials.empty() ? tr("No trials yet.")
-                                 : tr("Strategy %1 makes no predictions: pick a model-guided strategy "
-                                      "(xgb, evolutionary) to see its cost model.")
-                                       .arg(data().info().strategy);
-    else if (!data().quality().empty())
-        summary = tr("%1 predicted trials; latest Spearman %2, top-k recall %3.")
-                      .arg(total)
-                      .arg(data().quality().back().spearman, 0, 'f', 2)
-                      .arg(data().quality().back().topKRecall, 0, 'f', 2);
-    else
-        summary = tr("%1 predicted trials.").arg(total);
-    if (fit.trials >= 2)
-        summary += tr(" Static cost model (occupancy and roofline, nothing measured): Spearman %1 against "
-                      "the measured times of %2 trials.")
-                       .arg(fit.spearman, 0, 'f', 2)
-                       .arg(fit.trials);
-    m_summary->setText(summary);
+QString CostModelView::summary(qsizetype predicted) const {
+    const QString strategy = data().info().strategy;
+    if (!m_strategyHasModel && predicted == 0 && !strategy.isEmpty())
+        return tr("Strategy %1 has no cost model: it predicts nothing to compare with the measured times. "
+                  "Pick a model-guided strategy (xgb, evolutionary) to see one.")
+            .arg(strategy);
+    if (data().trials().empty())
+        return tr("No trials yet.");
+    if (predicted == 0)
+        return tr("No predictions yet: the model predicts once it has been trained on the first batches.");
+    const auto& quality = m_quality.points();
+    if (quality.empty())
+        return tr("%1 predicted trials.").arg(predicted);
+    return tr("%1 predicted trials; latest Spearman %2, top-k recall %3.")
+        .arg(predicted)
+        .arg(quality.back().spearman, 0, 'f', 2)
+        .arg(quality.back().topKRecall, 0, 'f', 2);
 }
 
 } // namespace ts::gui

@@ -2,6 +2,10 @@
 
 #include "RunView.h"
 
+#include "session/ModelQualityTracker.h"
+
+#include <QString>
+#include <QStringList>
 #include <vector>
 
 class QAbstractAxis;
@@ -14,9 +18,12 @@ namespace ts::gui {
 
 // The cost model's quality: predicted vs measured time (log-log, colour by batch, the ideal diagonal) and
 // Spearman rank correlation and top-k recall over time. Predictions are the ones the strategy made before
-// measuring, stored with each trial; strategies without a model leave the view empty with a note. On a GPU
-// the static cost model's estimates (stored by the cuda backend with each config, calibrated to the measured
-// scale) are drawn beside them, with their Spearman correlation.
+// measuring, stored with each trial, and the quality curves are computed here from them (core's
+// ModelQualityTracker, fed batch by batch), so a session reopened from the records draws them as a live one
+// does. Strategies without a model leave the view empty with a note saying so. On a GPU the static cost
+// model's estimates (stored by the cuda backend with each config, calibrated to the measured scale) are
+// drawn beside them, with their Spearman correlation. The legend lists what is drawn: a batch range per
+// colour in use, the static model only when it has points.
 class CostModelView : public RunView {
     Q_OBJECT
 public:
@@ -33,11 +40,17 @@ public:
     QString summaryText() const;
     int qualityPointCount() const;
     QString restrictionsText() const;
+    // The names of the legend's visible entries, in order.
+    QStringList legendEntries() const;
 
 protected:
     void refresh() override;
 
 private:
+    void feedQuality();
+    static bool strategyHasModel(const QString& strategy);
+    QString summary(qsizetype predicted) const;
+
     QChartView* m_scatterView;
     QChartView* m_qualityView;
     QAbstractAxis* m_px;
@@ -53,6 +66,10 @@ private:
     QLabel* m_restrictions;         // the strategy's learned restrictions, when it reported any
     qsizetype m_drawnScatter = -1;  // predicted points last drawn
     std::size_t m_drawnQuality = 0; // quality points last drawn
+    ModelQualityTracker m_quality;  // over the run's trials [0, m_fed), whole batches only
+    std::size_t m_fed = 0;
+    QString m_modelOf; // the strategy m_strategyHasModel was looked up for
+    bool m_strategyHasModel = true;
 };
 
 } // namespace ts::gui

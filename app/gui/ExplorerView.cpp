@@ -233,11 +233,10 @@ void ExplorerView::followSelection(int row) {
 }
 
 void ExplorerView::refresh() {
-    // Only the plot in front is recomputed; the others catch up when their tab is shown.
+    // Only the plot in front is recomputed; the others catch up when their tab is shown. The heatmap needs
+    // neither: it adds the trials as they are appended.
     QWidget* current = m_plots->currentWidget();
-    if (current && current->isAncestorOf(m_heatmap))
-        m_heatmap->recompute();
-    else if (current && current->isAncestorOf(m_parallel))
+    if (current && current->isAncestorOf(m_parallel))
         m_parallel->invalidate();
     else if (current == m_marginals)
         m_marginals->recompute();

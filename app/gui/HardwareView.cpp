@@ -144,7 +144,7 @@ HardwareView::HardwareView(RunData& data, QWidget* parent) : RunView(data, paren
         m_y[c] = charts::makeAxis(tr("occupancy (%)"), false);
         chart->addAxis(m_x[c], Qt::AlignBottom);
         chart->addAxis(m_y[c], Qt::AlignLeft);
-        m_y[c]->setRange(0, 105);
+        charts::setRangeIfChanged(m_y[c], 0, 100); // a percentage: the axis ends at 100 %
         m_lines[c] = new QLineSeries;
         m_lines[c]->setPen(QPen(QColor(30, 90, 200), 2));
         m_marks[c] = new QScatterSeries;
@@ -260,7 +260,7 @@ void HardwareView::clearCurves() {
     for (int c = 0; c < 3; ++c) {
         m_lines[c]->clear();
         m_marks[c]->clear();
-        m_x[c]->setRange(0, 1);
+        charts::setRangeIfChanged(m_x[c], 0, 1);
     }
 }
 
@@ -314,7 +314,7 @@ void HardwareView::refresh() {
             }
             m_lines[c]->replace(points);
             m_marks[c]->replace({QPointF(list[c]->marked.x, list[c]->marked.occupancy * 100)});
-            m_x[c]->setRange(0, xMax);
+            charts::setRangeIfChanged(m_x[c], 0, xMax);
         }
         const Occupancy& o = curves.current;
         m_resources->setText(

@@ -19,28 +19,38 @@ HeatmapData HeatmapData::compute(const RunData& data, std::size_t xParameter, st
     h.best.assign(cells, INFINITY);
     h.bestTrial.assign(cells, -1);
     h.count.assign(cells, 0);
-    h.lo = INFINITY;
-    h.hi = -INFINITY;
-    const auto& trials = data.trials();
-    for (std::size_t row = 0; row < trials.size(); ++row) {
-        const Trial& t = trials[row];
+    h.add(data, 0);
+    return h;
+}
+
+void HeatmapData::add(const RunData& data, std::size_t first) {
+    const auto& all = data.trials();
+    if (columns == 0 || rows == 0) {
+        trials = all.size();
+        return;
+    }
+    for (std::size_t row = first; row < all.size(); ++row) {
+        const Trial& t = all[row];
         int x = data.trialPosition(row, xParameter);
         int y = data.trialPosition(row, yParameter);
         if (x < 0 || y < 0)
             continue;
-        auto cell = static_cast<std::size_t>(y * h.columns + x);
-        ++h.count[cell];
-        if (t.measurement.status == MeasureStatus::Ok && t.measurement.objective < h.best[cell]) {
-            h.best[cell] = t.measurement.objective;
-            h.bestTrial[cell] = static_cast<int>(row);
+        auto cell = static_cast<std::size_t>(y * columns + x);
+        ++count[cell];
+        if (t.measurement.status == MeasureStatus::Ok && t.measurement.objective < best[cell]) {
+            best[cell] = t.measurement.objective;
+            bestTrial[cell] = static_cast<int>(row);
         }
     }
-    for (double v : h.best)
+    trials = all.size();
+    // A cell's best only falls, but the slowest cell may be the one that fell: the range is recounted.
+    lo = INFINITY;
+    hi = -INFINITY;
+    for (double v : best)
         if (std::isfinite(v)) {
-            h.lo = std::min(h.lo, v);
-            h.hi = std::max(h.hi, v);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
         }
-    return h;
 }
 
 } // namespace ts::gui

@@ -2,6 +2,7 @@
 
 #include "ColorMap.h"
 #include "RunData.h"
+#include "TimeFormat.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -9,9 +10,21 @@
 
 namespace ts::gui {
 
+namespace {
+constexpr int kBarMargin = 96; // right of the plot: gap, colour bar, time labels
+}
+
 HeatmapWidget::HeatmapWidget(RunData& data, QWidget* parent) : QWidget(parent), m_data(data) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(&data, &RunData::selectionChanged, this, qOverload<>(&QWidget::update));
+    // The heatmap follows the trials itself, as the trials table does, whether or not its tab is in front.
+    connect(&data, &RunData::resetDone, this, &HeatmapWidget::recompute);
+    connect(&data, &RunData::trialsAppended, this, [this](int first, int) {
+        if (static_cast<std::size_t>(first) != m_heatmap.trials)
+            return recompute();
+        m_heatmap.add(m_data, m_heatmap.trials);
+        update();
+    });
 }
 
 void HeatmapWidget::setParameters(std::size_t x, std::size_t y) {
@@ -26,8 +39,8 @@ void HeatmapWidget::recompute() {
 }
 
 QRectF HeatmapWidget::plotArea() const {
-    // Room for value labels on the left and below, the colour bar on the right.
-    return QRectF(70, 10, std::max(10, width() - 70 - 60), std::max(10, height() - 10 - 48));
+    // Room for value labels on the left and below, the colour bar and its times ("14.35 ms") on the right.
+    return QRectF(70, 10, std::max(10, width() - 70 - kBarMargin), std::max(10, height() - 10 - 48));
 }
 
 QRectF HeatmapWidget::cellRect(const QRectF& area, int column, int row) const {
@@ -88,10 +101,10 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     for (int i = 0; i < static_cast<int>(bar.height()); ++i)
         painter.fillRect(QRectF(bar.left(), bar.top() + i, bar.width(), 1), rampColor(i / bar.height()));
     if (std::isfinite(h.lo)) {
-        painter.drawText(QRectF(bar.right() + 2, bar.top(), 50, 16), Qt::AlignLeft,
-                         QString::number(h.lo, 'g', 3));
-        painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 16, 50, 16), Qt::AlignLeft,
-                         QString::number(h.hi, 'g', 3));
+        const double labelWidth = kBarMargin - 12 - bar.width() - 4;
+        painter.drawText(QRectF(bar.right() + 2, bar.top(), labelWidth, 16), Qt::AlignLeft, formatMs(h.lo));
+        painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 16, labelWidth, 16), Qt::AlignLeft,
+                         formatMs(h.hi));
     }
     int selected = m_data.selectedRow();
     if (selected >= 0) {

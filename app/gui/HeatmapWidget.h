@@ -17,7 +17,7 @@ public:
     explicit HeatmapWidget(RunData& data, QWidget* parent = nullptr);
 
     void setParameters(std::size_t x, std::size_t y);
-    // Recomputes the data (called by the explorer's refresh).
+    // Rebuilds the data from all the run's trials (new trials are added as they are appended).
     void recompute();
     const HeatmapData& heatmap() const { return m_heatmap; }
     QSize minimumSizeHint() const override { return {220, 180}; }

@@ -1,5 +1,7 @@
 #include "HistogramWidget.h"
 
+#include "TimeFormat.h"
+
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -45,10 +47,8 @@ void HistogramWidget::paintEvent(QPaintEvent*) {
     }
     painter.setPen(palette().text().color());
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
-    painter.drawText(QRectF(plot.left(), plot.bottom() + 2, 100, 18), Qt::AlignLeft,
-                     QString::number(m_lo, 'g', 5));
-    painter.drawText(QRectF(plot.right() - 100, plot.bottom() + 2, 100, 18), Qt::AlignRight,
-                     QString::number(m_hi, 'g', 5));
+    painter.drawText(QRectF(plot.left(), plot.bottom() + 2, 100, 18), Qt::AlignLeft, formatMs(m_lo));
+    painter.drawText(QRectF(plot.right() - 100, plot.bottom() + 2, 100, 18), Qt::AlignRight, formatMs(m_hi));
     if (m_hi > m_lo) {
         double x = plot.left() + (m_median - m_lo) / (m_hi - m_lo) * plot.width();
         painter.setPen(QPen(Qt::red, 1.5, Qt::DashLine));

@@ -1,5 +1,7 @@
 #include "RunData.h"
 
+#include <QFileInfo>
+
 namespace ts::gui {
 
 void RunData::reset(Info info, std::vector<Parameter> parameters, std::shared_ptr<const Dataset> dataset) {
@@ -57,6 +59,18 @@ int RunData::position(std::size_t parameter, const Value& value) const {
         return -1;
     auto it = m_positions[parameter].find(toString(value));
     return it == m_positions[parameter].end() ? -1 : it->second;
+}
+
+QString RunData::comparisonKey() const {
+    if (m_dataset) {
+        const QFileInfo file(QString::fromStdString(m_dataset->path.string()));
+        const QString canonical = file.canonicalFilePath();
+        return "dataset\n" + (canonical.isEmpty() ? file.absoluteFilePath() : canonical);
+    }
+    QStringList names;
+    for (const Parameter& p : m_parameters)
+        names << QString::fromStdString(p.name);
+    return QStringList{"kernel", m_info.kernel, m_info.device, m_info.problem, names.join(',')}.join('\n');
 }
 
 void RunData::select(int row) {

@@ -30,6 +30,9 @@ public:
         std::int64_t sessionId = 0;
         std::int64_t budget = 0;
         std::optional<double> optimum; // the space's fastest time, when a replay dataset is known
+        // The problem size of a kernel run (e.g. the stored problem JSON): runs of other sizes are not drawn
+        // together. Replay runs are told apart by their dataset.
+        QString problem;
     };
 
     explicit RunData(QObject* parent = nullptr) : QObject(parent) {}
@@ -58,6 +61,10 @@ public:
     int trialPosition(std::size_t row, std::size_t parameter) const {
         return m_trialPositions[row * m_parameters.size() + parameter];
     }
+
+    // Runs with equal keys measure the same thing (same dataset; or same kernel, device, problem size and
+    // parameters), so their times can be drawn on one axis.
+    QString comparisonKey() const;
 
     int selectedRow() const { return m_selected; }
     // Selects a trial everywhere (-1 clears). Emits selectionChanged when the selection changes.

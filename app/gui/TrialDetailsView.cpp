@@ -2,6 +2,7 @@
 
 #include "HistogramWidget.h"
 #include "RunData.h"
+#include "TimeFormat.h"
 
 #include "util/Statistics.h"
 
@@ -58,25 +59,20 @@ void TrialDetailsView::refresh() {
     }
     const Trial& t = data().trials()[static_cast<std::size_t>(row)];
     const Measurement& m = t.measurement;
-    QString time =
-        m.status == MeasureStatus::Ok ? QString::number(m.objective, 'g', 6) + " ms" : QString("-");
+    QString time = m.status == MeasureStatus::Ok ? formatMs(m.objective) : QString("-");
     m_summary->setText(
         tr("Trial %1 (batch %2): %3, %4").arg(t.number + 1).arg(t.batch).arg(toString(m.status), time));
     Statistics stats = summarize(m.samples);
     m_histogram->setSamples(m.samples, stats.median);
-    QString text = tr("%1 samples: median %2, min %3, mean %4, stdev %5, cv %6%")
-                       .arg(m.samples.size())
-                       .arg(stats.median, 0, 'g', 5)
-                       .arg(stats.min, 0, 'g', 5)
-                       .arg(stats.mean, 0, 'g', 5)
-                       .arg(stats.stdev, 0, 'g', 3)
-                       .arg(stats.cv * 100, 0, 'f', 2);
+    QString text =
+        tr("%1 samples: median %2, min %3, mean %4, stdev %5, cv %6%")
+            .arg(m.samples.size())
+            .arg(formatMs(stats.median), formatMs(stats.min), formatMs(stats.mean), formatMs(stats.stdev))
+            .arg(stats.cv * 100, 0, 'f', 2);
     if (t.predicted)
-        text += tr("\npredicted before measuring: %1").arg(*t.predicted, 0, 'g', 5);
-    text += tr("\ncompile %1 ms, strategy %2 ms, at %3 s")
-                .arg(m.compileMs, 0, 'g', 4)
-                .arg(t.strategyMs, 0, 'g', 3)
-                .arg(t.elapsedS, 0, 'f', 3);
+        text += tr("\npredicted before measuring: %1").arg(formatMs(*t.predicted));
+    text += tr("\ncompile %1, strategy %2, at %3")
+                .arg(formatMs(m.compileMs), formatMs(t.strategyMs), formatS(t.elapsedS));
     m_statistics->setText(text);
     const auto& parameters = data().parameters();
     m_config->setRowCount(static_cast<int>(t.config.size() + m.metrics.size()));

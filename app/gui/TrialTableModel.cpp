@@ -2,6 +2,7 @@
 
 #include "RunData.h"
 #include "StatusColors.h"
+#include "TimeFormat.h"
 
 #include <QColor>
 
@@ -55,16 +56,15 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     case Time:
         if (!ok)
             return sort ? QVariant(1e300) : QVariant();
-        return sort ? QVariant(t.measurement.objective)
-                    : QVariant(QString::number(t.measurement.objective, 'g', 6));
+        return sort ? QVariant(t.measurement.objective) : QVariant(formatMs(t.measurement.objective));
     case Predicted:
         if (!t.predicted)
             return sort ? QVariant(1e300) : QVariant();
-        return sort ? QVariant(*t.predicted) : QVariant(QString::number(*t.predicted, 'g', 5));
+        return sort ? QVariant(*t.predicted) : QVariant(formatMs(*t.predicted));
     case Batch:
         return static_cast<qlonglong>(t.batch);
     case Elapsed:
-        return sort ? QVariant(t.elapsedS) : QVariant(QString::number(t.elapsedS, 'f', 3));
+        return sort ? QVariant(t.elapsedS) : QVariant(formatS(t.elapsedS));
     default:
         break;
     }
@@ -86,13 +86,13 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
     case Status:
         return tr("status");
     case Time:
-        return tr("time (ms)");
+        return tr("time");
     case Predicted:
         return tr("predicted");
     case Batch:
         return tr("batch");
     case Elapsed:
-        return tr("elapsed (s)");
+        return tr("elapsed");
     default:
         break;
     }

@@ -1,5 +1,7 @@
 #include "WorkloadTaskModel.h"
 
+#include "TimeFormat.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFileInfo>
@@ -147,7 +149,7 @@ QVariant WorkloadTaskModel::data(const QModelIndex& index, int role) const {
     case Trials:
         return QString::number(row.trials);
     case Best:
-        return std::isfinite(row.best) ? QString::number(row.best, 'g', 5) : QString();
+        return std::isfinite(row.best) ? formatMs(row.best) : QString();
     case Share:
         return share ? QString::number(*share * 100.0, 'f', 1) + " %" : QString();
     case Status:
@@ -163,7 +165,7 @@ QVariant WorkloadTaskModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const kTitles[ColumnCount] = {
-        "task", "kernel / dataset", "size", "weight", "trials", "best (ms)", "share", "status", "session"};
+        "task", "kernel / dataset", "size", "weight", "trials", "best", "share", "status", "session"};
     return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

@@ -2,6 +2,7 @@
 
 #include "ChartSupport.h"
 #include "ErrorReporter.h"
+#include "TimeFormat.h"
 #include "WorkloadSource.h"
 #include "WorkloadTaskModel.h"
 
@@ -349,12 +350,11 @@ void WorkloadView::onRound(const WorkloadUpdate& update) {
     QString text = tr("Round %1").arg(p.rounds);
     if (p.task && *p.task < m_model->rows().size())
         text += tr(", task %1").arg(m_model->rows()[*p.task].name);
-    text +=
-        tr(": %1 of %2 trials, end-to-end %3 ms").arg(p.trials).arg(p.budget).arg(p.endToEndMs, 0, 'g', 5);
+    text += tr(": %1 of %2 trials, end-to-end %3").arg(p.trials).arg(p.budget).arg(formatMs(p.endToEndMs));
     if (p.tasksWithoutBest > 0)
         text += tr(" (%n task(s) without a best yet)", nullptr, static_cast<int>(p.tasksWithoutBest));
     if (p.oracleMs)
-        text += tr(", oracle %1 ms").arg(*p.oracleMs, 0, 'g', 5);
+        text += tr(", oracle %1").arg(formatMs(*p.oracleMs));
     m_summary->setText(text);
 }
 

@@ -1,8 +1,8 @@
 #include "analysis/Comparison.h"
 
 #include "analysis/RandomBaseline.h"
-#include "records/TransferSources.h"
 #include "backends/ReplayBackend.h"
+#include "records/TransferSources.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 #include "trial/BestSoFar.h"
@@ -183,22 +183,32 @@ CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>
                                                     std::vector<double>(budgets.size(), 0.0));
         std::vector<double> mean(budgets.size(), 0.0);
         double total = 0.0;
+        // Means over the datasets the strategy has finished runs on: a dataset whose runs were cancelled
+        // before any finished is no evidence, not a score of zero.
+        std::size_t scored = 0;
         for (std::size_t d = 0; d < datasets.size(); ++d) {
             double optimum = datasets[d]->optimum().value_or(0.0);
             std::vector<const CompareRun*> mine;
             for (const CompareRun& run : result.runs)
                 if (run.strategy == strategy && run.dataset == d)
                     mine.push_back(&run);
+            if (mine.empty())
+                continue;
+            ++scored;
             for (std::size_t b = 0; b < budgets.size(); ++b) {
                 double sum = 0.0;
                 for (const CompareRun* run : mine)
                     sum += fractionAt(*run, optimum, budgets[b]);
-                perDataset[d][b] = mine.empty() ? 0.0 : sum / static_cast<double>(mine.size());
-                mean[b] += perDataset[d][b] / static_cast<double>(datasets.size());
+                perDataset[d][b] = sum / static_cast<double>(mine.size());
+                mean[b] += perDataset[d][b];
             }
             total +=
-                methodologyScore(*datasets[d], settings.mode, mine, budgets.empty() ? 0 : budgets.back()) /
-                static_cast<double>(datasets.size());
+                methodologyScore(*datasets[d], settings.mode, mine, budgets.empty() ? 0 : budgets.back());
+        }
+        if (scored > 0) {
+            for (double& m : mean)
+                m /= static_cast<double>(scored);
+            total /= static_cast<double>(scored);
         }
         result.fraction[strategy] = std::move(perDataset);
         result.meanFraction[strategy] = std::move(mean);

@@ -41,11 +41,13 @@ struct CompareResult {
     std::vector<CompareRun> runs;
     // fraction[strategy][dataset][budget position]: mean over seeds of optimum / best found.
     std::map<std::string, std::vector<std::vector<double>>> fraction;
-    // Mean over datasets of fraction, per strategy and budget position.
+    // Mean of fraction over the datasets with finished runs of the strategy, per strategy and budget
+    // position.
     std::map<std::string, std::vector<double>> meanFraction;
     // The exact expectation of random sampling, per dataset and budget position.
     std::vector<std::vector<double>> randomExpectation;
-    // Methodology score (see Comparison::methodologyScore) per strategy, mean over datasets.
+    // Methodology score (see Comparison::methodologyScore) per strategy, mean over the datasets with finished
+    // runs of the strategy.
     std::map<std::string, double> score;
     double seconds = 0.0;
 };

@@ -51,7 +51,11 @@ const Trial* TuningSession::best() const {
 }
 
 double TuningSession::elapsed() const {
-    return m_preloadedS + (monotonicSeconds() - m_startedAt);
+    return m_preloadedS + activeSeconds();
+}
+
+double TuningSession::activeSeconds() const {
+    return monotonicSeconds() - m_startedAt - m_pausedS;
 }
 
 StopReason TuningSession::run() {
@@ -65,6 +69,7 @@ StopReason TuningSession::run() {
 
 void TuningSession::start() {
     m_startedAt = monotonicSeconds();
+    m_pausedS = 0.0;
 }
 
 std::optional<StopReason> TuningSession::step(std::size_t maxEvaluations) {
@@ -205,14 +210,18 @@ std::optional<StopReason> TuningSession::stopReason() const {
         return StopReason::Target;
     if (stop.patience && evaluations - m_lastImprovement >= *stop.patience)
         return StopReason::Patience;
-    if (stop.maxSeconds && monotonicSeconds() - m_startedAt >= *stop.maxSeconds)
+    if (stop.maxSeconds && activeSeconds() >= *stop.maxSeconds)
         return StopReason::Time;
     return std::nullopt;
 }
 
 bool TuningSession::waitWhilePaused() {
     std::unique_lock lock(m_pauseMutex);
-    m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancelled; });
+    if (m_paused && !m_cancelled) {
+        const double pausedAt = monotonicSeconds();
+        m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancelled; });
+        m_pausedS += monotonicSeconds() - pausedAt;
+    }
     return !m_cancelled;
 }
 

@@ -16,8 +16,9 @@ namespace ts {
 
 struct SessionSettings {
     SpaceMode mode = SpaceMode::Constrained;
-    // maxSeconds counts the wall time of this run (from run()), not the time of trials preloaded from an
-    // earlier run: a resumed session gets its own time limit. The other conditions count the whole session.
+    // maxSeconds counts the running time of this run (from run(), less the time spent paused), not the time
+    // of trials preloaded from an earlier run: a resumed session gets its own time limit. The other
+    // conditions count the whole session.
     StopCondition stop;
     std::size_t batchSize = 8; // most configs asked of the strategy at once
 };
@@ -73,7 +74,10 @@ private:
     std::optional<StopReason> stopReason() const;
     bool waitWhilePaused();
     SessionProgress progressNow() const;
+    // Seconds of the whole session (the preloaded trials' included) and of this run, paused time left out:
+    // what trials are stamped with and what the ETA extrapolates from.
     double elapsed() const;
+    double activeSeconds() const;
 
     const SearchSpace& m_space;
     Backend& m_backend;
@@ -90,6 +94,7 @@ private:
     std::int64_t m_batches = 0;
     double m_startedAt = 0.0;
     double m_preloadedS = 0.0;
+    double m_pausedS = 0.0; // of this run; the loop's thread only
 
     std::atomic<bool> m_cancelled{false};
     std::atomic<bool> m_paused{false};
