@@ -60,8 +60,9 @@ void TestGuiImportance::barsShowCoreRankingTopFirst() {
     auto dataset = std::make_shared<const Dataset>(readDataset(kPnpoly.toStdString()));
     const std::vector<Trial> trials = replayTrials(dataset, 150);
     RunData data;
-    data.reset({"random_sample seed 3", "cn_pnpoly", "RTX 3090", "random_sample", "completed", 1, 150, {}},
-               dataset->space.parameters(), dataset);
+    data.reset(
+        {"random_sample seed 3", "cn_pnpoly", "RTX 3090", "random_sample", "completed", 1, 150, {}, {}},
+        dataset->space.parameters(), dataset);
     data.append(trials);
     ParameterImportanceView view(data);
     view.resize(900, 500);

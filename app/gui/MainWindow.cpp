@@ -10,6 +10,7 @@
 #include "RecordsView.h"
 #include "SessionLoader.h"
 #include "TaskPanel.h"
+#include "TimeFormat.h"
 #include "TrialDetailsView.h"
 #include "WorkloadView.h"
 
@@ -540,6 +541,13 @@ RunData::Info MainWindow::runInfo(const SessionPlan& task) const {
     info.budget = task.budget;
     if (task.measuresKernel()) {
         info.kernel = QString::fromStdString(m_kernelSpec->name);
+        // As the record will store it, so that a reopened run of this size overlays this one.
+        try {
+            info.problem = QString::fromStdString(
+                problemJson(*m_kernelSpec, parseProblemSize(*m_kernelSpec, task.kernel.size)));
+        } catch (const Error&) {
+            info.problem = QString::fromStdString(task.kernel.size);
+        }
         const std::string model = CpuInfo::query().model;
         info.device = task.backend == "cpu" ? QString::fromStdString(model.empty() ? "cpu" : model)
                                             : QString::fromStdString(task.backend);
@@ -624,6 +632,7 @@ void MainWindow::loadSessionTrials(const SessionRecord& r, std::shared_ptr<const
     info.strategy = QString::fromStdString(r.strategy);
     info.label = tr("#%1 %2 seed %3").arg(r.id).arg(info.strategy).arg(r.seed);
     info.kernel = QString::fromStdString(r.kernel);
+    info.problem = QString::fromStdString(r.problem);
     info.device = QString::fromStdString(r.device);
     info.status = QString::fromStdString(r.status);
     info.budget = r.budget;
@@ -684,7 +693,7 @@ void MainWindow::updateStatusBar() {
         progress = m_runner.bridge()->lastProgress();
     QString text;
     if (auto row = m_data.bestRow())
-        text = tr("best %1 ms").arg(m_data.trials()[*row].measurement.objective, 0, 'g', 6);
+        text = tr("best %1").arg(formatMs(m_data.trials()[*row].measurement.objective));
     if (m_runner.isRunning() && progress) {
         text += tr(", %1 elapsed").arg(formatSeconds(progress->elapsedS));
         if (m_runner.isPaused())

@@ -3,6 +3,8 @@
 #include "space/ExpressionParser.h"
 #include "util/Error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -209,6 +211,14 @@ std::string bindProblemSize(const std::string& text, const KernelSpec& spec, con
         }
     }
     return out;
+}
+
+std::string problemJson(const KernelSpec& spec, const ProblemSize& size) {
+    // In the spec's order (ordered_json): a deployment lists the values in this order.
+    nlohmann::ordered_json problem = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < spec.problem.size() && i < size.size(); ++i)
+        problem[spec.problem[i].name] = size[i];
+    return problem.dump();
 }
 
 } // namespace ts

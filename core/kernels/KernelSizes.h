@@ -20,6 +20,9 @@ ProblemSize parseProblemSize(const KernelSpec& spec, std::string_view text);
 // "M=1024,N=1024,K=1024": readable and accepted back by parseProblemSize.
 std::string formatProblemSize(const KernelSpec& spec, const ProblemSize& size);
 
+// {"M":1024,"N":1024,"K":1024}, in the spec's order: the problem size as a session record stores it.
+std::string problemJson(const KernelSpec& spec, const ProblemSize& size);
+
 // Looks up the problem-size names (as integers); nullopt for any other name. The spec and size must
 // outlive the lookup.
 Expression::Lookup problemLookup(const KernelSpec& spec, const ProblemSize& size);

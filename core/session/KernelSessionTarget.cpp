@@ -29,14 +29,6 @@ SearchSpace narrowedSpace(const KernelSpec& spec, const KernelSpace& kernelSpace
     }
 }
 
-std::string problemJson(const KernelSpec& spec, const ProblemSize& size) {
-    // In the spec's order (ordered_json): a deployment lists the values in this order.
-    nlohmann::ordered_json problem = nlohmann::ordered_json::object();
-    for (std::size_t i = 0; i < spec.problem.size() && i < size.size(); ++i)
-        problem[spec.problem[i].name] = size[i];
-    return problem.dump();
-}
-
 worker::TimingSettings timingOf(const KernelTuneOptions& o) {
     worker::TimingSettings timing;
     timing.repeat = o.repeat;
