@@ -37,8 +37,8 @@ using namespace ts::gui;
 namespace {
 
 const char* kChildFlag = "--layout-child";
-// Smaller than this, a chart drops its tick labels ("...").
-const QSize kReadableChart(200, 140);
+// Smaller than this, a chart drops its tick labels ("..."); a larger one in a smaller dock scrolls.
+const QSize kReadableChart(240, 220);
 
 // What is wrong with the window's layout as it is now, one line per problem; `when` names the moment.
 QStringList layoutProblems(MainWindow& window, const QString& when) {
@@ -99,12 +99,11 @@ QStringList layoutProblems(MainWindow& window, const QString& when) {
     for (QChartView* chart : window.findChildren<QChartView*>()) {
         if (!chart->isVisible() || chart->visibleRegion().isEmpty())
             continue;
-        const QRect shown = chart->visibleRegion().boundingRect();
-        if (shown.width() < kReadableChart.width() || shown.height() < kReadableChart.height())
-            say(QString("a chart of %1 shows %2x%3 px, too small for its axes")
-                    .arg(chart->parentWidget() ? chart->parentWidget()->metaObject()->className() : "?")
-                    .arg(shown.width())
-                    .arg(shown.height()));
+        if (chart->width() < kReadableChart.width() || chart->height() < kReadableChart.height())
+            say(QString("a chart \"%1\" is %2x%3 px, too small for its axes")
+                    .arg(chart->chart()->title())
+                    .arg(chart->width())
+                    .arg(chart->height()));
     }
     return problems;
 }

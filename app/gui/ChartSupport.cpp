@@ -19,7 +19,7 @@ QChartView* makeChartView(const QString& title, QWidget* parent) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(240, 180);
+    view->setMinimumSize(240, 220); // smaller, the axes drop their tick labels ("...")
     return view;
 }
 

@@ -65,6 +65,8 @@ constexpr int kReadableDockWidth = 240;
 constexpr int kReadableDockHeight = 160;
 // A column of the side-by-side grid is at least this wide, so tick labels stay readable.
 constexpr int kGridColumnWidth = 440;
+// Two rows of the grid need this much height each (a view of two charts scrolls in less).
+constexpr int kGridRowHeight = 330;
 
 // A view in a dock: it scrolls when the dock is smaller than the view's minimum size, so no view widens or
 // heightens the window beyond the screen.
@@ -723,7 +725,7 @@ void MainWindow::tileViews() {
     fitToScreen();
     const int taskWidth = m_taskDock->isVisible() && !m_taskDock->isFloating() ? m_taskDock->width() : 0;
     const int columns = std::clamp((width() - taskWidth) / kGridColumnWidth, 1, 4);
-    const int rows = height() >= 3 * kGridColumnWidth / 2 ? 2 : 1;
+    const int rows = height() >= 2 * kGridRowHeight ? 2 : 1;
     const int cells = std::min(static_cast<int>(docks.size()), columns * rows);
     addDockWidget(Qt::RightDockWidgetArea, docks[0]);
     for (int c = 1; c < std::min(columns, cells); ++c)
@@ -755,12 +757,15 @@ void MainWindow::resetLayout() {
         if (m_docks[name] != first)
             tabifyDockWidget(first, m_docks[name]);
     first->raise();
-    // 90 % of the screen, centred; the views get half the width, the task and the trial details a quarter.
-    const QRect area = availableArea();
-    const QSize size(area.width() * 9 / 10, area.height() * 9 / 10);
-    resize(size.expandedTo(minimumSizeHint()).boundedTo(area.size()));
-    move(area.x() + (area.width() - frameGeometry().width()) / 2,
-         area.y() + (area.height() - frameGeometry().height()) / 2);
+    // 90 % of the screen, centred (a screenshot keeps its size); the views get half the width, the task and
+    // the trial details a quarter.
+    if (m_keptOnScreen) {
+        const QRect area = availableArea();
+        const QSize size(area.width() * 9 / 10, area.height() * 9 / 10);
+        resize(size.expandedTo(minimumSizeHint()).boundedTo(area.size()));
+        move(area.x() + (area.width() - frameGeometry().width()) / 2,
+             area.y() + (area.height() - frameGeometry().height()) / 2);
+    }
     const int w = width();
     resizeDocks({m_taskDock, first, m_detailsDock},
                 {std::max(m_taskDock->minimumWidth(), w / 4), w / 2, w / 4}, Qt::Horizontal);

@@ -58,10 +58,11 @@ ParameterImportanceView::ParameterImportanceView(RunData& data, QWidget* parent)
     chart->addSeries(m_series);
     m_categories = new QBarCategoryAxis;
     m_categories->setTruncateLabels(false); // parameter names are short: show them whole
-    m_values = new QValueAxis;
-    m_values->setTitleText(tr("share of the variance of log time explained (%)"));
+    // Ticks on nice steps (charts::setRangeIfChanged keeps the interval to the range).
+    m_values = static_cast<QValueAxis*>(
+        charts::makeAxis(tr("share of the variance of log time explained (%)"), false));
     m_values->setLabelFormat("%.0f");
-    m_values->setRange(0.0, 100.0);
+    charts::setRangeIfChanged(m_values, 0.0, 100.0);
     chart->addAxis(m_categories, Qt::AlignLeft);
     chart->addAxis(m_values, Qt::AlignBottom);
     m_series->attachAxis(m_categories);

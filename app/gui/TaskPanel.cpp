@@ -150,6 +150,11 @@ TaskPanel::TaskPanel(QWidget* parent) : QWidget(parent) {
             [this](int index) { emit kernelChosen(m_kernel->itemData(index).toString()); });
     connect(m_strategy, &QComboBox::currentIndexChanged, this, &TaskPanel::strategyChanged);
     strategyChanged();
+    // A long entry (a dataset's file name) is elided in its box instead of widening the panel and its dock.
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+    }
 }
 
 void TaskPanel::strategyChanged() {

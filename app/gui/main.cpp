@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
             window.resize(size[0].toInt(), size[1].toInt());
         else
             window.resize(1600, 1000);
+        window.resetLayout(); // the default layout, not the one saved by the last run
     }
     window.show();
 
