@@ -11,8 +11,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <chrono>
 #include <cmath>
 #include <set>
+#include <thread>
 
 using namespace ts;
 
@@ -101,6 +103,7 @@ private slots:
     void taskThatCannotBeBuiltFailsAndTheOthersGoOn();
     void taskOfAKernelMeasuredBeforeStartsWarm();
     void refusesWhatCannotRun();
+    void pausedTimeIsNotElapsed();
 };
 
 void TestWorkloadRun::spendsTheBudgetOverEveryTask() {
@@ -242,6 +245,38 @@ void TestWorkloadRun::refusesWhatCannotRun() {
     QVERIFY(store.workloads().empty());
     const QString absent = errorOf([&] { WorkloadRun::resume(store, 42); });
     QVERIFY2(absent.contains("has no workload 42"), qPrintable(absent));
+}
+
+// The workload paused for 0.6 s between two rounds: its elapsed time (progress line, ETA) counts running
+// time only, so the gap across the pause is that of an ordinary round.
+void TestWorkloadRun::pausedTimeIsNotElapsed() {
+    QTemporaryDir dir;
+    RecordStore store(dir.filePath("records.db").toStdString());
+    std::unique_ptr<WorkloadRun> run = WorkloadRun::create(replayWorkload(30, "round_robin"), store);
+    struct PauseOnce : WorkloadObserver {
+        WorkloadRun* run = nullptr;
+        std::vector<double> elapsed;
+        std::thread resumer;
+        void roundFinished(const WorkloadProgress& p) override {
+            elapsed.push_back(p.elapsedS);
+            if (elapsed.size() == 5) {
+                run->pause();
+                resumer = std::thread([this] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(600)); // the pause itself
+                    run->resume();
+                });
+            }
+        }
+    } observer;
+    observer.run = run.get();
+    run->addObserver(&observer);
+    run->open();
+    QCOMPARE(run->run(), WorkloadStop::Budget);
+    observer.resumer.join();
+    QVERIFY(observer.elapsed.size() > 6);
+    const double gap = observer.elapsed[5] - observer.elapsed[4];
+    QVERIFY2(gap < 0.3, qPrintable(QString("elapsed %1 s across a pause of 0.6 s").arg(gap)));
+    QVERIFY(observer.elapsed.back() >= observer.elapsed[5]);
 }
 
 QTEST_APPLESS_MAIN(TestWorkloadRun)

@@ -221,6 +221,7 @@ WorkloadStop WorkloadRun::run() {
     if (!m_id)
         throw Error("The workload was not opened: open() records it before it runs.");
     m_startedAt = monotonicSeconds();
+    m_pausedS = 0.0;
     WorkloadStop stop = WorkloadStop::Budget;
     try {
         while (true) {
@@ -394,13 +395,18 @@ WorkloadProgress WorkloadRun::progress() const {
     }
     if (oracleKnown)
         progress.oracleMs = oracle;
-    progress.elapsedS = m_startedAt > 0 ? monotonicSeconds() - m_startedAt : 0.0;
+    // Running time: the time it waited paused does not count.
+    progress.elapsedS = m_startedAt > 0 ? monotonicSeconds() - m_startedAt - m_pausedS : 0.0;
     return progress;
 }
 
 bool WorkloadRun::waitWhilePaused() {
     std::unique_lock lock(m_pauseMutex);
-    m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancelled; });
+    if (m_paused && !m_cancelled) {
+        const double from = monotonicSeconds();
+        m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancelled; });
+        m_pausedS += monotonicSeconds() - from;
+    }
     return !m_cancelled;
 }
 

@@ -95,6 +95,7 @@ private:
     std::optional<std::int64_t> m_id;
     std::optional<SessionLock> m_lock;
     double m_startedAt = 0.0;
+    double m_pausedS = 0.0; // waited paused since m_startedAt
 
     std::atomic<bool> m_cancelled{false};
     std::atomic<bool> m_paused{false};
