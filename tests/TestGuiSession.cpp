@@ -15,6 +15,7 @@
 #include "records/RecordStore.h"
 
 #include <QChartView>
+#include <QFileInfo>
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
@@ -151,6 +152,44 @@ private slots:
 
     // A product-mode xgb session on the GEMM product: the cost model view lists the restrictions the strategy
     // learned from the failed configs, the same rules core learns from the session's trials.
+    // As at launch, the kernel list shows a dataset that was never opened: Start opens it and starts (it said
+    // "No kernel is chosen"). Pause, Resume and Stop are disabled while nothing runs, and when a session
+    // starts the status line names it (it still named the session before).
+    void startOpensTheShownDatasetAndNamesTheRunningSession() {
+        auto w = std::make_unique<MainWindow>();
+        w->errors().setInteractive(false);
+        Errors errors(*w);
+        w->setDatabasePath(freshDatabase());
+        w->show();
+        QVERIFY(!w->dataset());
+        const QString shown = w->taskPanel()->kernelPath();
+        QVERIFY(!shown.isEmpty() && !TaskPanel::isRealKernelId(shown));
+        setTask(*w, "random_sample", 10, SpaceMode::Constrained);
+        QVERIFY(w->startButton()->isEnabled());
+        QVERIFY(!w->pauseButton()->isEnabled() && !w->resumeButton()->isEnabled() &&
+                !w->stopButton()->isEnabled());
+        QStringList statusAtStart;
+        connect(w.get(), &MainWindow::sessionStarted, this, [&] { statusAtStart << w->statusText(); });
+        QSignalSpy started(w.get(), &MainWindow::sessionStarted);
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QTest::mouseClick(w->startButton(), Qt::LeftButton);
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(errors.spy.count(), 0);
+        QCOMPARE(started.count(), 1);
+        QVERIFY(w->dataset());
+        QCOMPARE(QFileInfo(QString::fromStdString(w->dataset()->path.string())).absoluteFilePath(),
+                 QFileInfo(shown).absoluteFilePath());
+        QVERIFY(!w->pauseButton()->isEnabled() && !w->stopButton()->isEnabled());
+        QTest::mouseClick(w->startButton(), Qt::LeftButton);
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(started.count(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const qint64 id = started.at(i).at(0).toLongLong();
+            QVERIFY2(statusAtStart.value(i).startsWith(QString("Session %1 running").arg(id)),
+                     qPrintable(statusAtStart.value(i)));
+        }
+    }
+
     void learnedRestrictionsShownInTheCostModelView() {
         auto w = window(kGemm);
         QVERIFY(w);

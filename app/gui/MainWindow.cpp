@@ -218,6 +218,10 @@ QWidget* MainWindow::view(const QString& name) const {
     return it == m_docks.end() ? nullptr : static_cast<QScrollArea*>(it->second->widget())->widget();
 }
 
+QString MainWindow::statusText() const {
+    return m_statusText->text();
+}
+
 QToolButton* MainWindow::startButton() const {
     return qobject_cast<QToolButton*>(m_sessionBar->widgetForAction(m_startAction));
 }

@@ -72,6 +72,8 @@ public:
     TrialDetailsView* detailsView() const { return m_details; }
     QWidget* view(const QString& name) const;
     QProgressBar* progressBar() const { return m_progress; }
+    // The status line (what the window is doing: the session running, the file being read, ...).
+    QString statusText() const;
     QToolBar* sessionToolBar() const { return m_sessionBar; }
     QToolButton* startButton() const;
     QToolButton* pauseButton() const;
