@@ -78,14 +78,6 @@ QScrollArea* scrolled(QWidget* view, QWidget* parent) {
     return area;
 }
 
-QString formatSeconds(double s) {
-    if (s < 60)
-        return QString::number(s, 'f', 1) + " s";
-    if (s < 3600)
-        return QString("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
-    return QString("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
-}
-
 } // namespace
 
 QStringList MainWindow::viewNames() {
@@ -701,11 +693,11 @@ void MainWindow::updateStatusBar() {
     if (auto row = m_data.bestRow())
         text = tr("best %1").arg(formatMs(m_data.trials()[*row].measurement.objective));
     if (m_runner.isRunning() && progress) {
-        text += tr(", %1 elapsed").arg(formatSeconds(progress->elapsedS));
+        text += tr(", %1 elapsed").arg(formatDuration(progress->elapsedS));
         if (m_runner.isPaused())
             text += tr(", paused");
         else if (progress->etaS)
-            text += tr(", ETA %1").arg(formatSeconds(*progress->etaS));
+            text += tr(", ETA %1").arg(formatDuration(*progress->etaS));
     }
     m_etaText->setText(text);
 }

@@ -41,4 +41,12 @@ QString formatMs(double ms) {
     return formatS(ms / 1e3);
 }
 
+QString formatDuration(double s) {
+    if (s < 60)
+        return QString::number(s, 'f', 1) + " s";
+    if (s < 3600)
+        return QString("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
+    return QString("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
+}
+
 } // namespace ts::gui

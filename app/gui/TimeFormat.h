@@ -11,4 +11,7 @@ namespace ts::gui {
 QString formatMs(double ms);
 QString formatS(double seconds);
 
+// A wall-clock duration (elapsed time, ETA): "12.3 s", "4 min 5 s", "2 h 10 min".
+QString formatDuration(double seconds);
+
 } // namespace ts::gui

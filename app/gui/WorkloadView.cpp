@@ -44,14 +44,6 @@ QStringList schedulerNames() {
     return names;
 }
 
-QString formatSeconds(double s) {
-    if (s < 60)
-        return QString::number(s, 'f', 1) + " s";
-    if (s < 3600)
-        return QString("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
-    return QString("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
-}
-
 QColor taskColor(std::size_t task, std::size_t tasks) {
     return QColor::fromHsvF(std::fmod(0.58 + static_cast<double>(task) / static_cast<double>(tasks), 1.0),
                             0.55, 0.85);
@@ -447,14 +439,14 @@ void WorkloadView::updateProgress() {
         return;
     }
     m_progress->setValue(static_cast<int>(std::min<std::int64_t>(m_last->trials, m_progress->maximum())));
-    QString text = tr("%1 elapsed").arg(formatSeconds(m_last->elapsedS));
+    QString text = tr("%1 elapsed").arg(formatDuration(m_last->elapsedS));
     if (m_runner.isPaused())
         text += tr(", paused");
     else if (m_runner.isRunning() && m_last->trials > 0 && m_last->budget > m_last->trials)
         text +=
             tr(", ETA %1")
-                .arg(formatSeconds(m_last->elapsedS * static_cast<double>(m_last->budget - m_last->trials) /
-                                   static_cast<double>(m_last->trials)));
+                .arg(formatDuration(m_last->elapsedS * static_cast<double>(m_last->budget - m_last->trials) /
+                                    static_cast<double>(m_last->trials)));
     m_eta->setText(text);
 }
 
