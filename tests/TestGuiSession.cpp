@@ -359,6 +359,52 @@ private slots:
         QCOMPARE(store.sessions().size(), std::size_t{1});
     }
 
+    void exportConfirmsTheFileWrittenAndReportsFailure() {
+        auto w = window(kGemm);
+        QVERIFY(w);
+        Errors errors(*w);
+        setTask(*w, "random_sample", 20, SpaceMode::Product, 1, 3);
+        QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+        QVERIFY(w->startSession());
+        QVERIFY(ended.wait(20000));
+        const std::int64_t id = w->runData().info().sessionId;
+        RecordsView* records = w->recordsView();
+        records->reload();
+        QCOMPARE(records->notice(), QString());
+
+        // Every format: the file is written and the window says which file, in what format.
+        const QStringList formats = RecordsView::exportFormats();
+        QVERIFY(formats.size() >= 2);
+        for (int format = 0; format < formats.size(); ++format) {
+            const QString path = m_dir.filePath(QString("export-%1").arg(format));
+            QVERIFY(records->exportSession(id, path, format));
+            QCOMPARE(errors.spy.count(), 0);
+            QVERIFY(QFileInfo(path).size() > 0);
+            const QString notice = records->notice();
+            QVERIFY2(notice.contains(QString("session %1").arg(id)), qPrintable(notice));
+            QVERIFY2(notice.contains(QFileInfo(path).absoluteFilePath()), qPrintable(notice));
+            QVERIFY2(notice.contains(formats[format].left(formats[format].indexOf(" ("))),
+                     qPrintable(notice));
+            QCOMPARE(w->statusText(), notice);
+        }
+
+        // A path under a regular file cannot be written (even by root): one sentence naming the file, no
+        // confirmation, nothing left behind.
+        const QString blocker = m_dir.filePath("not-a-directory");
+        {
+            QFile f(blocker);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        const QString before = records->notice();
+        const QString bad = blocker + "/session.json";
+        QVERIFY(!records->exportSession(id, bad, 0));
+        QCOMPARE(errors.spy.count(), 1);
+        const QString message = errors.spy.front().at(1).toString();
+        QVERIFY2(message.contains("session.json"), qPrintable(message));
+        QCOMPARE(records->notice(), before);
+        QVERIFY(!QFileInfo::exists(bad));
+    }
+
     void comparisonProducesTable() {
         MainWindow w;
         Errors errors(w);

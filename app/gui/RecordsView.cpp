@@ -9,14 +9,17 @@
 #include "util/OutputFile.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ts::gui {
 
@@ -81,6 +84,11 @@ RecordsView::RecordsView(ErrorReporter& errors, QWidget* parent) : QWidget(paren
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table, 1);
+    m_notice = new QLabel(this);
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->hide();
+    layout->addWidget(m_notice);
 
     connect(reloadButton, &QPushButton::clicked, this, &RecordsView::reload);
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -175,30 +183,57 @@ void RecordsView::updateButtons() {
     m_resume->setEnabled(resumable);
 }
 
+QStringList RecordsView::exportFormats() {
+    QStringList filters;
+    for (const ExportFormat& f : kFormats)
+        filters << tr(f.filter);
+    return filters;
+}
+
+QString RecordsView::notice() const {
+    return m_notice->isHidden() ? QString() : m_notice->text();
+}
+
 void RecordsView::exportSelected() {
     auto id = selectedSession();
     if (!id)
         return;
-    QStringList filters;
-    for (const ExportFormat& f : kFormats)
-        filters << tr(f.filter);
+    const QStringList filters = exportFormats();
     QString chosen;
     QString path =
         QFileDialog::getSaveFileName(this, tr("Export session %1").arg(*id),
                                      QString("session-%1.json").arg(*id), filters.join(";;"), &chosen);
     if (path.isEmpty())
         return;
-    int format = std::max<int>(0, static_cast<int>(filters.indexOf(chosen)));
+    exportSession(*id, path, std::max<int>(0, static_cast<int>(filters.indexOf(chosen))));
+}
+
+bool RecordsView::exportSession(std::int64_t id, const QString& path, int format) {
+    const QStringList filters = exportFormats();
+    format = std::clamp(format, 0, static_cast<int>(filters.size()) - 1);
+    std::size_t written = 0;
     try {
         RecordStore store(m_path.toStdString(), DatabaseAccess::ReadOnly);
-        std::string text = exportText(store, format, *id);
+        std::string text = exportText(store, format, id);
         OutputFile output(path.toStdString(), "export file");
         output.protect(m_path.toStdString());
         output.write(text);
         output.commit();
+        written = text.size();
     } catch (const std::exception& e) {
         m_errors.report(this, tr("Cannot export"), QString::fromUtf8(e.what()));
+        return false;
     }
+    QString name = filters[format];
+    name = name.left(name.indexOf(" (")).trimmed();
+    const QString message = tr("Exported session %1 as %2 to %3 (%4).")
+                                .arg(id)
+                                .arg(name, QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()),
+                                     QLocale().formattedDataSize(static_cast<qint64>(written)));
+    m_notice->setText(message);
+    m_notice->show();
+    emit exported(message);
+    return true;
 }
 
 } // namespace ts::gui

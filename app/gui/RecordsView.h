@@ -29,10 +29,19 @@ public:
     QTableWidget* table() const { return m_table; }
     // Selects the row of a session id; false when it is not listed.
     bool selectSession(std::int64_t id);
+    // The export formats offered by Export..., in the order of exportSession's `format`.
+    static QStringList exportFormats();
+    // Writes a session in one of exportFormats() to `path` (atomically: a failed export leaves no file and
+    // an existing one intact). On success emits exported with a sentence naming the session, format, file and
+    // size, and shows that sentence under the table; a failure is reported through the ErrorReporter.
+    bool exportSession(std::int64_t id, const QString& path, int format);
+    // The last export's confirmation ("" before any).
+    QString notice() const;
 
 signals:
     void openRequested(qint64 sessionId);
     void resumeRequested(qint64 sessionId);
+    void exported(const QString& message);
 
 private:
     std::optional<std::int64_t> selectedSession() const;
@@ -43,6 +52,7 @@ private:
     QString m_path;
     std::vector<SessionRecord> m_sessions;
     QLabel* m_pathLabel;
+    QLabel* m_notice;
     QTableWidget* m_table;
     QPushButton* m_open;
     QPushButton* m_resume;
