@@ -358,7 +358,6 @@ private slots:
             trials.push_back(t);
         }
         data.append(trials);
-        QVERIFY(data.quality().empty());
         view.refreshIfNeeded(true);
         QCOMPARE(view.scatterPointCount(), 48);
         const QStringList legend = view.legendEntries();

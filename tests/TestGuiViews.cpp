@@ -144,7 +144,6 @@ private slots:
             predicted += t.measurement.status == MeasureStatus::Ok && t.predicted && *t.predicted > 0;
         QVERIFY(predicted > 0);
         QCOMPARE(view->scatterPointCount(), predicted); // fewer than the decimation cap
-        QCOMPARE(view->qualityPointCount(), static_cast<int>(m_window->runData().quality().size()));
         QVERIFY(view->qualityPointCount() > 0);
         QVERIFY(colouredShare(shot(view->scatterChart())) > 0.001);
         QVERIFY(colouredShare(shot(view->qualityChart())) > 0.001);

@@ -92,7 +92,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
         markDirty();
     });
     connect(&data, &RunData::trialsAppended, this, &CostModelView::markDirty);
-    connect(&data, &RunData::qualityChanged, this, &CostModelView::markDirty);
+    connect(&data, &RunData::restrictionsChanged, this, &CostModelView::markDirty);
     // The end of a run closes its last batch, which only then gets its quality point (the window's refresh
     // timer has stopped by then).
     connect(&data, &RunData::statusChanged, this, [this] {

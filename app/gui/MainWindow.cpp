@@ -673,7 +673,6 @@ void MainWindow::refreshNow(bool force) {
         std::vector<Trial> trials = bridge->takeTrials();
         if (!trials.empty())
             m_data.append(std::move(trials));
-        m_data.setQuality(bridge->qualityPoints());
     }
     for (RunView* view : m_runViews)
         view->refreshIfNeeded(force);

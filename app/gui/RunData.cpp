@@ -15,7 +15,6 @@ void RunData::reset(Info info, std::vector<Parameter> parameters, std::shared_pt
     m_trials.clear();
     m_trialPositions.clear();
     m_best = {};
-    m_quality.clear();
     m_restrictions.clear();
     m_selected = -1;
     emit resetDone();
@@ -35,18 +34,11 @@ void RunData::append(std::vector<Trial> trials) {
     emit trialsAppended(first, static_cast<int>(m_trials.size()) - first);
 }
 
-void RunData::setQuality(std::vector<ModelQualityTracker::Point> points) {
-    if (points.size() == m_quality.size())
-        return;
-    m_quality = std::move(points);
-    emit qualityChanged();
-}
-
 void RunData::setRestrictions(QStringList restrictions) {
     if (restrictions == m_restrictions)
         return;
     m_restrictions = std::move(restrictions);
-    emit qualityChanged();
+    emit restrictionsChanged();
 }
 
 void RunData::setStatus(const QString& status) {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "records/Dataset.h"
-#include "session/ModelQualityTracker.h"
 #include "trial/BestSoFar.h"
 #include "trial/Trial.h"
 
@@ -16,7 +15,7 @@
 namespace ts::gui {
 
 // The run every view shows: a live session or one opened from the records database. Holds the trials in
-// evaluation order (row = position), the best-so-far after each, the model-quality points and the shared
+// evaluation order (row = position), the best-so-far after each, the restrictions learned and the shared
 // trial selection. UI thread only; views listen to its signals and read it when they refresh.
 class RunData : public QObject {
     Q_OBJECT
@@ -40,9 +39,8 @@ public:
     // Starts a new run. Parameters give the value order of every axis (the space's when known).
     void reset(Info info, std::vector<Parameter> parameters, std::shared_ptr<const Dataset> dataset = {});
     void append(std::vector<Trial> trials);
-    void setQuality(std::vector<ModelQualityTracker::Point> points);
     void setStatus(const QString& status);
-    // The restrictions the strategy learned from the failed configs (emits qualityChanged).
+    // The restrictions the strategy learned from the failed configs (emits restrictionsChanged).
     void setRestrictions(QStringList restrictions);
     void setSessionId(std::int64_t id) { m_info.sessionId = id; }
 
@@ -53,7 +51,6 @@ public:
     // Fastest Ok objective among trials [0, row]; +inf before any Ok trial.
     const std::vector<double>& bestSoFar() const { return m_best.curve(); }
     std::optional<std::size_t> bestRow() const { return m_best.bestPosition(); }
-    const std::vector<ModelQualityTracker::Point>& quality() const { return m_quality; }
     const QStringList& restrictions() const { return m_restrictions; }
     // Position of a trial's value in its parameter's list; -1 when the value is not in the list.
     int position(std::size_t parameter, const Value& value) const;
@@ -73,7 +70,7 @@ public:
 signals:
     void resetDone();
     void trialsAppended(int first, int count);
-    void qualityChanged();
+    void restrictionsChanged();
     void statusChanged(const QString& status);
     void selectionChanged(int row);
 
@@ -85,7 +82,6 @@ private:
     std::vector<Trial> m_trials;
     std::vector<int> m_trialPositions; // row-major: trials x parameters
     BestSoFar m_best;                  // over m_trials, row = position
-    std::vector<ModelQualityTracker::Point> m_quality;
     QStringList m_restrictions;
     int m_selected = -1;
 };

@@ -10,8 +10,6 @@ void SessionBridge::trialFinished(const Trial& trial) {
 void SessionBridge::progress(const SessionProgress& progress) {
     std::lock_guard lock(m_mutex);
     m_progress = progress;
-    if (m_quality)
-        m_points = m_quality->points();
 }
 
 void SessionBridge::finished(SessionStatus status, StopReason reason) {
@@ -28,11 +26,6 @@ std::vector<Trial> SessionBridge::takeTrials() {
 std::optional<SessionProgress> SessionBridge::lastProgress() const {
     std::lock_guard lock(m_mutex);
     return m_progress;
-}
-
-std::vector<ModelQualityTracker::Point> SessionBridge::qualityPoints() const {
-    std::lock_guard lock(m_mutex);
-    return m_points;
 }
 
 } // namespace ts::gui

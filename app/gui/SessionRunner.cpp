@@ -23,8 +23,7 @@ bool SessionRunner::start(Request request) {
     if (m_running)
         return false;
     PreparedSession::validate(request.plan);
-    m_quality = std::make_unique<ModelQualityTracker>();
-    m_bridge = std::make_unique<SessionBridge>(m_quality.get());
+    m_bridge = std::make_unique<SessionBridge>();
     {
         std::lock_guard lock(m_mutex);
         m_session = nullptr;
@@ -62,7 +61,6 @@ void SessionRunner::runInWorker(const Request& request) {
                 ? PreparedSession::resume(store, *request.resumeSession, std::nullopt, hooks)
                 : PreparedSession::create(request.plan, store, hooks);
         TuningSession& session = prepared->session();
-        session.addObserver(m_quality.get());
         session.addObserver(m_bridge.get());
         const std::int64_t id = prepared->open();
         for (const Trial& trial : session.trials()) // a resumed session's finished trials, for the views

@@ -77,7 +77,6 @@ private:
     void onThreadFinished();
 
     std::unique_ptr<SessionBridge> m_bridge;
-    std::unique_ptr<ModelQualityTracker> m_quality;
     QThread* m_thread = nullptr;
     bool m_running = false;
     bool m_paused = false;
