@@ -29,6 +29,14 @@
 
 #include "CliRun.h"
 
+#include "hardware/LaunchShape.h"
+#include "kernels/KernelCatalog.h"
+#include "kernels/KernelSizes.h"
+#include "kernels/KernelSpace.h"
+#include "records/RecordStore.h"
+
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 
 using namespace ts;
@@ -192,9 +200,12 @@ int runChild(int argc, char** argv) {
                 problems << problem;
         settle(window);
         problems << layoutProblems(window, "after dragging the separators");
-        for (const auto& [id, name] : {std::pair{1, "replay session"}, std::pair{2, "cpu session"}}) {
+        for (const auto& [id, name] :
+             {std::pair{1, "replay session"}, std::pair{2, "cpu session"}, std::pair{3, "cuda session"}}) {
             window.openSession(id);
             settle(window);
+            if (window.runData().trials().empty())
+                problems << QString("%1: no trials opened").arg(name);
             selectTrials(window, name, problems);
             window.showView("hardware");
             settle(window);
@@ -235,7 +246,52 @@ private slots:
     void fitsTheScreen();
 };
 
-// One replay session (1) and one cpu session of a real kernel at a tiny size (2), recorded by the CLI.
+namespace {
+
+// A cuda session (3) of the builtin gemm on an H200 as the cuda backend stores one: the trials' configs and
+// launch shapes from the kernel's cuda variant, the resource metrics its ptxas report gives (registers,
+// shared_bytes, threads_per_block, occupancy). This machine has no GPU to measure it, so the times and
+// resources are made up; the layout test only needs what the window shows of such a session.
+void storeCudaSession(const QString& database) {
+    const KernelSpec spec = KernelCatalog().find("gemm");
+    const ProblemSize size = spec.defaultSize();
+    const KernelSpace space(spec, "cuda", size);
+    std::vector<std::string> names;
+    for (const Parameter& p : space.space().parameters())
+        names.push_back(p.name);
+    RecordStore store(database.toStdString());
+    SessionRecord record;
+    record.kernel = "gemm";
+    record.backend = "cuda";
+    record.device = "NVIDIA H200";
+    record.problem = problemJson(spec, size);
+    record.strategy = "random_sample";
+    record.budget = 12;
+    record.spaceMode = "constrained";
+    record.parameters = nlohmann::json(names).dump();
+    const std::int64_t id = store.beginSession(record);
+    const std::vector<SearchSpace::Index>& valid = space.space().validIndices();
+    for (std::size_t i = 0; i < 12 && i < valid.size(); ++i) {
+        Trial trial;
+        trial.number = static_cast<std::int64_t>(i);
+        trial.index = valid[i * valid.size() / 12];
+        trial.config = space.space().config(trial.index);
+        trial.measurement.status = MeasureStatus::Ok;
+        trial.measurement.objective = 0.5 + 0.1 * static_cast<double>(i % 5);
+        const LaunchShape launch = LaunchShape::of(spec, space, trial.index);
+        trial.measurement.metrics = {{"registers", 32.0 + 8.0 * static_cast<double>(i % 6)},
+                                     {"shared_bytes", 4096.0 * static_cast<double>(1 + i % 4)},
+                                     {"threads_per_block", static_cast<double>(launch.threadsPerBlock())},
+                                     {"occupancy", 0.25 + 0.125 * static_cast<double>(i % 4)}};
+        store.commit(id, trial, names);
+    }
+    store.endSession(id, "completed");
+}
+
+} // namespace
+
+// One replay session (1) and one cpu session of a real kernel at a tiny size (2), recorded by the CLI; a
+// stored cuda session (3).
 void TestGuiLayout::initTestCase() {
     QVERIFY(m_dir.isValid());
     m_database = m_dir.filePath("records.db");
@@ -249,6 +305,7 @@ void TestGuiLayout::initTestCase() {
         {"tune", "--kernel", "softmax", "--size", "rows=64,cols=64", "--budget", "3", "--db", m_database},
         environment);
     QVERIFY2(cpu.exitCode == 0, qPrintable(cpu.err));
+    storeCudaSession(m_database);
 }
 
 void TestGuiLayout::fitsTheScreen_data() {
