@@ -147,8 +147,13 @@ private slots:
                 curve.push_back(chart->mapToPosition(p, series));
             const auto spot = emptySpot(chart->plotArea(), {curve});
             QVERIFY(spot);
+            // Selected elsewhere (a trial that improved nothing, which no click here can select).
+            int other = 0;
+            while (std::find(rows.begin(), rows.end(), other) != rows.end())
+                ++other;
+            m_data.select(other);
             click(chartView->viewport(), viewportPoint(chartView, *spot));
-            QCOMPARE(m_data.selectedRow(), rows[static_cast<std::size_t>(i)]);
+            QCOMPARE(m_data.selectedRow(), other);
         }
     }
 
