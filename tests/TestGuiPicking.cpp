@@ -4,6 +4,7 @@
 // every point leaves the selection alone. The parallel coordinates' time brush filters the table to exactly
 // the trials in the brushed times, and with the space's 15 parameters at 800 px no two axis labels overlap.
 #include "ChartSupport.h"
+#include "ColorMap.h"
 #include "ConvergenceView.h"
 #include "CostModelView.h"
 #include "ExplorerView.h"
@@ -362,6 +363,47 @@ private slots:
         QVERIFY2(said, "the summary says how many trials the brush keeps");
         parallel->clearBrushes();
         QCOMPARE(proxy->rowCount(), static_cast<int>(m_data.trials().size()));
+    }
+
+    // A time brush holds times: trials that widen the time axis later leave it keeping the same range.
+    void timeBrushKeepsItsTimesAsTheAxisWidens() {
+        const std::vector<Trial>& all = m_data.trials();
+        RunData data;
+        data.reset(m_data.info(), m_data.parameters(), m_dataset);
+        data.append(std::vector<Trial>(all.begin(), all.begin() + 48));
+        ExplorerView view(data);
+        view.resize(1400, 800);
+        view.plots()->setCurrentIndex(1);
+        showAndSettle(&view);
+        auto okTimes = [](const std::vector<Trial>& trials) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (const Trial& t : trials)
+                if (t.measurement.status == MeasureStatus::Ok) {
+                    lo = std::min(lo, t.measurement.objective);
+                    hi = std::max(hi, t.measurement.objective);
+                }
+            return std::make_pair(lo, hi);
+        };
+        const auto [lo, hi] = okTimes(data.trials());
+        ParallelCoordinatesWidget* parallel = view.parallelCoordinates();
+        parallel->setBrush(parallel->axisCount() - 1, 0.5, 1.0);
+        data.append(std::vector<Trial>(all.begin() + 48, all.end()));
+        const auto [newLo, newHi] = okTimes(data.trials());
+        QVERIFY(newLo < lo || newHi > hi);
+        view.refreshIfNeeded(true);
+        parallel->grab();
+        std::set<int> expected, shown;
+        for (std::size_t row = 0; row < all.size(); ++row)
+            if (all[row].measurement.status == MeasureStatus::Ok && all[row].measurement.objective >= lo &&
+                all[row].measurement.objective <= std::sqrt(lo * hi) * (1 + 1e-9))
+                expected.insert(static_cast<int>(row));
+        for (int r = 0; r < view.proxy()->rowCount(); ++r)
+            shown.insert(view.proxy()->mapToSource(view.proxy()->index(r, 0)).row());
+        QCOMPARE(shown, expected);
+        // The box is drawn over the same times on the wider axis.
+        const auto box = parallel->brushes().at(parallel->axisCount() - 1);
+        QVERIFY(std::abs(box.first - (1 - logPosition(std::sqrt(lo * hi), newLo, newHi))) < 1e-6);
+        QVERIFY(std::abs(box.second - (1 - logPosition(lo, newLo, newHi))) < 1e-6);
     }
 
     // 15 parameters and the time at 800 px: names and value ranges are laid out without overlap, and the
