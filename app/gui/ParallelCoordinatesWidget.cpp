@@ -160,6 +160,10 @@ std::vector<ParallelCoordinatesWidget::Label> ParallelCoordinatesWidget::labels(
 
 std::vector<QPointF> ParallelCoordinatesWidget::polyline(std::size_t row) const {
     const auto [lo, hi] = timeBounds();
+    return polyline(row, lo, hi);
+}
+
+std::vector<QPointF> ParallelCoordinatesWidget::polyline(std::size_t row, double lo, double hi) const {
     std::vector<double> pos;
     std::vector<QPointF> points;
     if (row >= m_data.trials().size() || !positions(row, lo, hi, pos))
@@ -327,11 +331,10 @@ void ParallelCoordinatesWidget::mousePressEvent(QMouseEvent* event) {
         return;
     if (!m_cacheValid || m_cache.size() != size() * devicePixelRatioF())
         render();
+    const auto [lo, hi] = timeBounds();
     PointPicker picker;
-    for (std::size_t row : m_drawn) {
-        const std::vector<QPointF> line = polyline(row);
-        picker.addPolyline(static_cast<int>(row), line);
-    }
+    for (std::size_t row : m_drawn)
+        picker.addPolyline(static_cast<int>(row), polyline(row, lo, hi));
     const int row = picker.pick(event->position());
     if (row >= 0)
         m_data.select(row);

@@ -75,6 +75,8 @@ private:
     std::pair<double, double> timeBounds() const;
     // Normalised positions of one trial on every axis; false when it is not drawable.
     bool positions(std::size_t row, double lo, double hi, std::vector<double>& out) const;
+    // polyline() on a time axis over [lo, hi].
+    std::vector<QPointF> polyline(std::size_t row, double lo, double hi) const;
     // Stores a brush in normalised positions, and for the time axis the times it spans now.
     void storeBrush(int axis, double low, double high);
     void eraseBrush(int axis);
