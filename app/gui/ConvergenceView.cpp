@@ -1,7 +1,9 @@
 #include "ConvergenceView.h"
 
+#include "ChartClickPicker.h"
 #include "ChartSupport.h"
 #include "ConvergenceData.h"
+#include "PointPicker.h"
 #include "RunData.h"
 
 #include <QChart>
@@ -12,6 +14,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -22,7 +25,12 @@ namespace ts::gui {
 
 namespace {
 constexpr int kMaxRuns = 12; // overlays kept; the oldest goes first
+
+// The x of trial `row` on chart 0 (its evaluation) or 1 (its wall time).
+double trialX(const RunData& data, int chart, std::size_t row) {
+    return chart == 0 ? static_cast<double>(row + 1) : data.trials()[row].elapsedS;
 }
+} // namespace
 
 ConvergenceView::ConvergenceView(RunData& data, QWidget* parent) : RunView(data, parent) {
     auto* layout = new QVBoxLayout(this);
@@ -54,6 +62,15 @@ ConvergenceView::ConvergenceView(RunData& data, QWidget* parent) : RunView(data,
         m_optimum[c]->setPen(pen);
         m_views[c]->chart()->addSeries(m_optimum[c]);
         m_optimum[c]->attachAxis(m_x[c]);
+        m_selection[c] = new QScatterSeries; // unnamed: no legend entry
+        m_selection[c]->setMarkerSize(12.0);
+        m_selection[c]->setColor(Qt::transparent);
+        m_selection[c]->setBorderColor(Qt::red);
+        m_views[c]->chart()->addSeries(m_selection[c]);
+        m_selection[c]->attachAxis(m_x[c]);
+        for (QLegendMarker* marker : m_views[c]->chart()->legend()->markers(m_selection[c]))
+            marker->setVisible(false);
+        new ChartClickPicker(m_views[c], data, [this, c](PointPicker& picker) { addPickable(c, picker); });
     }
     rebuildYAxes();
     connect(m_log, &QCheckBox::toggled, this, &ConvergenceView::setLogScale);
@@ -63,6 +80,7 @@ ConvergenceView::ConvergenceView(RunData& data, QWidget* parent) : RunView(data,
         markDirty();
     });
     connect(&data, &RunData::trialsAppended, this, &ConvergenceView::markDirty);
+    connect(&data, &RunData::selectionChanged, this, &ConvergenceView::markSelection);
     startRun();
 }
 
@@ -159,6 +177,7 @@ void ConvergenceView::setLogScale(bool log) {
         m_log->setChecked(log);
     rebuildYAxes();
     updateRanges();
+    markSelection();
 }
 
 // Series hold points in their y axis's coordinates (log10 on a log axis): a new axis re-maps them.
@@ -179,6 +198,7 @@ void ConvergenceView::rebuildYAxes() {
         m_y[c] = axis;
         chart->addAxis(m_y[c], Qt::AlignLeft);
         m_optimum[c]->attachAxis(m_y[c]);
+        m_selection[c]->attachAxis(m_y[c]);
         for (Run& run : m_runs)
             run.series[c]->attachAxis(m_y[c]);
     }
@@ -194,6 +214,40 @@ void ConvergenceView::refresh() {
         m_runs.back().series[c]->replace(curves[c]);
     }
     updateRanges();
+    markSelection();
+}
+
+QList<QPointF> ConvergenceView::selectionMark(int chart) const {
+    const int row = data().selectedRow();
+    const auto& best = data().bestSoFar();
+    if (row < 0 || static_cast<std::size_t>(row) >= best.size() || !std::isfinite(best[row]))
+        return {};
+    return {QPointF(trialX(data(), chart, static_cast<std::size_t>(row)), best[row])};
+}
+
+void ConvergenceView::markSelection() {
+    for (int c = 0; c < 2; ++c) {
+        QList<QPointF> mark = selectionMark(c);
+        for (QPointF& p : mark)
+            p.setY(charts::axisValue(m_y[c], p.y()));
+        if (m_selection[c]->points() != mark)
+            m_selection[c]->replace(mark);
+    }
+}
+
+// The corners of the current run's curve: the trials that improved the best so far.
+void ConvergenceView::addPickable(int chart, PointPicker& picker) const {
+    QChart* view = m_views[chart]->chart();
+    QLineSeries* series = m_runs.back().series[chart];
+    const auto& best = data().bestSoFar();
+    double previous = INFINITY;
+    for (std::size_t row = 0; row < best.size(); ++row) {
+        if (!(best[row] < previous))
+            continue;
+        previous = best[row];
+        const QPointF point(trialX(data(), chart, row), charts::axisValue(m_y[chart], best[row]));
+        picker.add(static_cast<int>(row), view->mapToPosition(point, series));
+    }
 }
 
 void ConvergenceView::updateRanges() {

@@ -1,6 +1,8 @@
 #include "CostModelView.h"
 
+#include "ChartClickPicker.h"
 #include "ChartSupport.h"
+#include "PointPicker.h"
 #include "RunData.h"
 #include "hardware/StaticEstimateFit.h"
 #include "strategies/StrategyRegistry.h"
@@ -66,6 +68,14 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     scatter->addSeries(m_static);
     m_static->attachAxis(m_px);
     m_static->attachAxis(m_py);
+    m_selection = new QScatterSeries; // unnamed: no legend entry
+    m_selection->setMarkerSize(12.0);
+    m_selection->setColor(Qt::transparent);
+    m_selection->setBorderColor(Qt::red);
+    scatter->addSeries(m_selection);
+    m_selection->attachAxis(m_px);
+    m_selection->attachAxis(m_py);
+    new ChartClickPicker(m_scatterView, data, [this](PointPicker& picker) { addPickable(picker); });
     splitter->addWidget(m_scatterView);
 
     m_qualityView = charts::makeChartView(tr("Model quality on unseen configs"), splitter);
@@ -93,6 +103,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     });
     connect(&data, &RunData::trialsAppended, this, &CostModelView::markDirty);
     connect(&data, &RunData::restrictionsChanged, this, &CostModelView::markDirty);
+    connect(&data, &RunData::selectionChanged, this, &CostModelView::markSelection);
     // The end of a run closes its last batch, which only then gets its quality point (the window's refresh
     // timer has stopped by then).
     connect(&data, &RunData::statusChanged, this, [this] {
@@ -183,6 +194,7 @@ void CostModelView::refresh() {
         ++total;
     }
     const StaticEstimateFit fit = fitStaticEstimates(trials);
+    m_staticScale = fit.scale;
     QList<QPointF> estimates;
     for (const Trial& t : trials) {
         const std::optional<double> raw = staticEstimate(t);
@@ -237,6 +249,7 @@ void CostModelView::refresh() {
         diagonal = onAxes({QPointF(lo / 1.2, lo / 1.2), QPointF(hi * 1.2, hi * 1.2)});
     if (m_diagonal->points() != diagonal)
         m_diagonal->replace(diagonal);
+    markSelection();
     charts::showLegendOfDrawnSeries(m_scatterView->chart());
 
     QList<QPointF> spearman, recall;
@@ -248,6 +261,43 @@ void CostModelView::refresh() {
     m_recall->replace(recall);
     charts::setRangeFromZero(m_qx, std::max<double>(static_cast<double>(trials.size()),
                                                     static_cast<double>(data().info().budget)));
+}
+
+QList<QPointF> CostModelView::scatterPoints(std::size_t row) const {
+    const Trial& t = data().trials()[row];
+    QList<QPointF> points;
+    if (t.measurement.status == MeasureStatus::Ok && t.predicted && *t.predicted > 0 &&
+        t.measurement.objective > 0)
+        points.push_back({t.measurement.objective, *t.predicted});
+    const std::optional<double> raw = staticEstimate(t);
+    if (raw && t.measurement.objective > 0 && *raw * m_staticScale > 0)
+        points.push_back({t.measurement.objective, *raw * m_staticScale});
+    return points;
+}
+
+QList<QPointF> CostModelView::selectionMarks() const {
+    const int row = data().selectedRow();
+    if (row < 0 || static_cast<std::size_t>(row) >= data().trials().size())
+        return {};
+    return scatterPoints(static_cast<std::size_t>(row));
+}
+
+void CostModelView::markSelection() {
+    QList<QPointF> marks = selectionMarks();
+    for (QPointF& p : marks)
+        p = charts::axisPoint(m_px, m_py, p);
+    if (m_selection->points() != marks)
+        m_selection->replace(marks);
+}
+
+// Every trial's points, not only the decimated ones drawn: a click near a point left out still finds its
+// trial.
+void CostModelView::addPickable(PointPicker& picker) const {
+    QChart* chart = m_scatterView->chart();
+    for (std::size_t row = 0; row < data().trials().size(); ++row)
+        for (const QPointF& p : scatterPoints(row))
+            picker.add(static_cast<int>(row),
+                       chart->mapToPosition(charts::axisPoint(m_px, m_py, p), m_selection));
 }
 
 QString CostModelView::summary(qsizetype predicted) const {

@@ -4,6 +4,8 @@
 
 #include "session/ModelQualityTracker.h"
 
+#include <QList>
+#include <QPointF>
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -16,6 +18,8 @@ class QScatterSeries;
 
 namespace ts::gui {
 
+class PointPicker;
+
 // The cost model's quality: predicted vs measured time (log-log, colour by batch, the ideal diagonal) and
 // Spearman rank correlation and top-k recall over time. Predictions are the ones the strategy made before
 // measuring, stored with each trial, and the quality curves are computed here from them (core's
@@ -23,7 +27,8 @@ namespace ts::gui {
 // does. Strategies without a model leave the view empty with a note saying so. On a GPU the static cost
 // model's estimates (stored by the cuda backend with each config, calibrated to the measured scale) are
 // drawn beside them, with their Spearman correlation. The legend lists what is drawn: a batch range per
-// colour in use, the static model only when it has points.
+// colour in use, the static model only when it has points. A left click on a point of the scatter selects
+// its trial (RunData::select), which the scatter rings in red.
 class CostModelView : public RunView {
     Q_OBJECT
 public:
@@ -42,6 +47,9 @@ public:
     QString restrictionsText() const;
     // The names of the legend's visible entries, in order.
     QStringList legendEntries() const;
+    // Where the selected trial is ringed in the scatter (its prediction, its static estimate), in data
+    // coordinates (ms); empty when it has neither.
+    QList<QPointF> selectionMarks() const;
 
 protected:
     void refresh() override;
@@ -50,6 +58,10 @@ private:
     void feedQuality();
     static bool strategyHasModel(const QString& strategy);
     QString summary(qsizetype predicted) const;
+    // The scatter points of trial `row` in data coordinates (ms): its prediction and its static estimate.
+    QList<QPointF> scatterPoints(std::size_t row) const;
+    void markSelection();
+    void addPickable(PointPicker& picker) const;
 
     QChartView* m_scatterView;
     QChartView* m_qualityView;
@@ -59,6 +71,8 @@ private:
     QAbstractAxis* m_qy;
     std::vector<QScatterSeries*> m_groups;
     QScatterSeries* m_static;
+    QScatterSeries* m_selection;
+    double m_staticScale = 1.0; // calibration of the static estimates last drawn
     QLineSeries* m_diagonal;
     QLineSeries* m_spearman;
     QLineSeries* m_recall;

@@ -4,6 +4,7 @@
 #include "MarginalPlotWidget.h"
 #include "ParallelCoordinatesWidget.h"
 #include "RunData.h"
+#include "TimeFormat.h"
 #include "TrialFilterProxy.h"
 #include "TrialTableModel.h"
 
@@ -86,8 +87,8 @@ ExplorerView::ExplorerView(RunData& data, QWidget* parent) : RunView(data, paren
     auto* parallelPage = new QWidget(m_plots);
     auto* parallelLayout = new QVBoxLayout(parallelPage);
     auto* clearBrushes = new QPushButton(tr("Clear brushes"), parallelPage);
-    auto* hint = new QLabel(tr("Drag along an axis to brush a range; the table keeps the brushed trials."),
-                            parallelPage);
+    auto* hint =
+        new QLabel(tr("Drag along any axis to brush; click a line to select its trial."), parallelPage);
     auto* parallelBar = new QHBoxLayout;
     parallelBar->addWidget(hint, 1);
     parallelBar->addWidget(clearBrushes);
@@ -192,30 +193,47 @@ void ExplorerView::addTypedRange() {
         tr("%1 in [%2, %3]").arg(m_rangeParameter->currentText(), m_rangeLow->text(), m_rangeHigh->text()));
 }
 
+// The table keeps the trials the parallel coordinates draw in colour: those within every brush, the time
+// axis's included.
 void ExplorerView::applyBrushes() {
-    m_proxy->clearParameterRanges();
+    if (m_parallel->brushes().empty()) {
+        m_proxy->setRowFilter({});
+        m_filterSummary->clear();
+        return;
+    }
+    const ParallelCoordinatesWidget* parallel = m_parallel;
+    m_proxy->setRowFilter([parallel](int row) { return parallel->keeps(static_cast<std::size_t>(row)); });
+    showBrushSummary();
+}
+
+void ExplorerView::showBrushSummary() {
     QStringList parts;
     const auto& parameters = data().parameters();
     for (std::size_t p = 0; p < parameters.size(); ++p) {
         auto positions = m_parallel->brushedPositions(p);
         if (!positions)
             continue;
-        double low = 1e300, high = -1e300;
-        for (int v = std::max(0, positions->first);
-             v <= positions->second && v < static_cast<int>(parameters[p].values.size()); ++v) {
-            const Value& value = parameters[p].values[static_cast<std::size_t>(v)];
-            if (isNumeric(value)) {
-                low = std::min(low, toNumber(value));
-                high = std::max(high, toNumber(value));
-            }
-        }
-        // An empty brush keeps nothing: an inverted range.
-        if (low > high)
-            low = 1, high = 0;
-        m_proxy->setParameterRange(static_cast<int>(p), low, high);
-        parts << QString("%1 in [%2, %3]").arg(QString::fromStdString(parameters[p].name)).arg(low).arg(high);
+        const auto& values = parameters[p].values;
+        const int first = std::max(0, positions->first);
+        const int last = std::min(positions->second, static_cast<int>(values.size()) - 1);
+        const QString name = QString::fromStdString(parameters[p].name);
+        if (first > last)
+            parts << tr("%1: no value").arg(name);
+        else
+            parts << QString("%1 in [%2, %3]")
+                         .arg(name, QString::fromStdString(toString(values[static_cast<std::size_t>(first)])),
+                              QString::fromStdString(toString(values[static_cast<std::size_t>(last)])));
     }
-    m_filterSummary->setText(parts.join("; "));
+    if (auto times = m_parallel->brushedTimes())
+        parts << (times->first > times->second
+                      ? tr("time: none")
+                      : tr("time in [%1, %2]").arg(formatMs(times->first), formatMs(times->second)));
+    const auto& trials = data().trials();
+    int kept = 0;
+    for (std::size_t row = 0; row < trials.size(); ++row)
+        kept += m_parallel->keeps(row);
+    m_filterSummary->setText(
+        tr("The brushes keep %1 of %2 trials: %3").arg(kept).arg(trials.size()).arg(parts.join("; ")));
 }
 
 void ExplorerView::followSelection(int row) {
@@ -235,6 +253,8 @@ void ExplorerView::followSelection(int row) {
 void ExplorerView::refresh() {
     // Only the plot in front is recomputed; the others catch up when their tab is shown. The heatmap needs
     // neither: it adds the trials as they are appended.
+    if (!m_parallel->brushes().empty())
+        showBrushSummary(); // new trials within the brushes
     QWidget* current = m_plots->currentWidget();
     if (current && current->isAncestorOf(m_parallel))
         m_parallel->invalidate();

@@ -18,8 +18,9 @@ class TrialTableModel;
 
 // The config-space explorer: the trials table (sortable; filterable by status and by parameter ranges,
 // typed or brushed on the parallel coordinates; status colours), a heatmap of any two parameters, parallel
-// coordinates with brushing and per-parameter marginal plots. Selecting a trial in any of them selects it in
-// RunData, which every view follows.
+// coordinates with brushing (on every axis, the time's included; the summary says how many trials the
+// brushes keep) and per-parameter marginal plots. Selecting a trial in any of them (a row, a cell, a line, a
+// dot) selects it in RunData, which every view follows.
 class ExplorerView : public RunView {
     Q_OBJECT
 public:
@@ -41,6 +42,7 @@ private:
     void applyStatusFilter();
     void addTypedRange();
     void applyBrushes();
+    void showBrushSummary();
     void followSelection(int row);
 
     TrialTableModel* m_model;

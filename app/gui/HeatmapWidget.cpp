@@ -122,7 +122,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
 void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
     const HeatmapData& h = m_heatmap;
     QRectF area = plotArea();
-    if (h.columns == 0 || !area.contains(event->position()))
+    if (event->button() != Qt::LeftButton || h.columns == 0 || !area.contains(event->position()))
         return;
     int c = static_cast<int>((event->position().x() - area.left()) / area.width() * h.columns);
     int r = static_cast<int>((area.bottom() - event->position().y()) / area.height() * h.rows);

@@ -10,7 +10,7 @@ class RunData;
 
 // A QPainter heatmap of two parameters (Qt Charts has none): colour = best time over the other parameters
 // (log scale, yellow = fastest), grey = measured but nothing Ok, blank = not measured. The selected trial's
-// cell is outlined; clicking a cell selects its best trial.
+// cell is outlined; a left click on a cell selects its best trial (a cell with no Ok trial selects nothing).
 class HeatmapWidget : public QWidget {
     Q_OBJECT
 public:
@@ -20,6 +20,8 @@ public:
     // Rebuilds the data from all the run's trials (new trials are added as they are appended).
     void recompute();
     const HeatmapData& heatmap() const { return m_heatmap; }
+    // Where a cell is drawn (widget pixels); column and row are value positions of the x and y parameters.
+    QRectF cellArea(int column, int row) const { return cellRect(plotArea(), column, row); }
     QSize minimumSizeHint() const override { return {220, 180}; }
 
 protected:

@@ -24,8 +24,15 @@ void TrialFilterProxy::clearParameterRanges() {
     invalidateRowsFilter();
 }
 
+void TrialFilterProxy::setRowFilter(std::function<bool(int sourceRow)> keep) {
+    m_keep = std::move(keep);
+    invalidateRowsFilter();
+}
+
 bool TrialFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QAbstractItemModel* source = sourceModel();
+    if (m_keep && !m_keep(sourceRow))
+        return false;
     if (!m_statuses.empty()) {
         int status = source->index(sourceRow, TrialTableModel::Status, sourceParent)
                          .data(TrialTableModel::kStatusRole)
