@@ -18,6 +18,8 @@
 #include <QMouseEvent>
 #include <QProcess>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStyle>
@@ -103,6 +105,17 @@ QStringList layoutProblems(MainWindow& window, const QString& when) {
                     .arg(button->text())
                     .arg(shown)
                     .arg(needed));
+    }
+    // A view's dock scrolls down when it is short, never sideways: what is to its right would be hidden.
+    for (const QString& name : MainWindow::viewNames()) {
+        QWidget* view = window.view(name);
+        auto* area = view ? qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget()) : nullptr;
+        if (area && area->isVisible() && !area->visibleRegion().isEmpty() &&
+            area->horizontalScrollBar()->maximum() > 0)
+            say(QString("view %1 scrolls sideways: %2 px wide in %3 px")
+                    .arg(name)
+                    .arg(view->width())
+                    .arg(area->viewport()->width()));
     }
     for (QChartView* chart : window.findChildren<QChartView*>()) {
         if (!chart->isVisible() || chart->visibleRegion().isEmpty())

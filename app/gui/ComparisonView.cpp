@@ -1,5 +1,6 @@
 #include "ComparisonView.h"
 
+#include "AdaptiveSplitter.h"
 #include "ChartSupport.h"
 #include "ErrorReporter.h"
 #include "TimeFormat.h"
@@ -56,8 +57,11 @@ std::vector<std::int64_t> parseBudgets(const QString& text) {
 } // namespace
 
 ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget(parent), m_errors(errors) {
-    auto* layout = new QHBoxLayout(this);
-    auto* form = new QWidget(this);
+    auto* outer = new QVBoxLayout(this);
+    // The form beside the results, or above them in a narrow dock.
+    auto* layout = new AdaptiveSplitter(this);
+    outer->addWidget(layout);
+    auto* form = new QWidget(layout);
     form->setMaximumWidth(300);
     auto* formLayout = new QVBoxLayout(form);
     formLayout->setContentsMargins(0, 0, 0, 0);
@@ -97,7 +101,7 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
     formLayout->addWidget(m_progress);
     layout->addWidget(form);
 
-    auto* results = new QSplitter(Qt::Vertical, this);
+    auto* results = new QSplitter(Qt::Vertical, layout);
     m_summary = new QLabel(tr("Choose datasets and strategies, then Compare."), results);
     m_summary->setWordWrap(true);
     m_chart = charts::makeChartView(tr("Mean fraction of optimum (band: +-1 standard deviation)"), results);
@@ -114,7 +118,8 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
     results->addWidget(m_chart);
     results->addWidget(m_table);
     results->setSizes({40, 560, 200});
-    layout->addWidget(results, 1);
+    layout->addWidget(results);
+    layout->setStretchFactor(1, 1);
 
     QDir dir(TUNESCOPE_RESOURCE_DIR "/datasets");
     for (const QFileInfo& info : dir.entryInfoList({"*.json.gz", "*.json"}, QDir::Files, QDir::Name))

@@ -1,5 +1,6 @@
 #include "CostModelView.h"
 
+#include "AdaptiveSplitter.h"
 #include "ChartClickPicker.h"
 #include "ChartSupport.h"
 #include "PointPicker.h"
@@ -29,7 +30,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     m_restrictions->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_restrictions->hide();
     layout->addWidget(m_restrictions);
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* splitter = new AdaptiveSplitter(this);
     layout->addWidget(splitter, 1);
 
     m_scatterView = charts::makeChartView(tr("Predicted vs measured"), splitter);

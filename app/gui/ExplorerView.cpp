@@ -1,5 +1,6 @@
 #include "ExplorerView.h"
 
+#include "AdaptiveSplitter.h"
 #include "HeatmapWidget.h"
 #include "MarginalPlotWidget.h"
 #include "ParallelCoordinatesWidget.h"
@@ -23,13 +24,16 @@ namespace ts::gui {
 
 ExplorerView::ExplorerView(RunData& data, QWidget* parent) : RunView(data, parent) {
     auto* layout = new QVBoxLayout(this);
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter = new AdaptiveSplitter(this);
+    auto* splitter = m_splitter;
     layout->addWidget(splitter);
 
     auto* left = new QWidget(splitter);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    // Two short rows (a narrow dock stacks the plots under the table and must not scroll sideways).
     auto* filters = new QHBoxLayout;
+    auto* ranges = new QHBoxLayout;
     m_status = new QComboBox(left);
     m_status->addItem(tr("all statuses"), -1);
     for (MeasureStatus s : {MeasureStatus::Ok, MeasureStatus::CompileFailed, MeasureStatus::RuntimeFailed,
@@ -47,11 +51,14 @@ ExplorerView::ExplorerView(RunData& data, QWidget* parent) : RunView(data, paren
     auto* add = new QPushButton(tr("Filter"), left);
     auto* clear = new QPushButton(tr("Clear"), left);
     filters->addWidget(m_rangeParameter);
-    filters->addWidget(m_rangeLow);
-    filters->addWidget(m_rangeHigh);
-    filters->addWidget(add);
-    filters->addWidget(clear);
+    filters->addStretch();
+    ranges->addWidget(m_rangeLow);
+    ranges->addWidget(m_rangeHigh);
+    ranges->addWidget(add);
+    ranges->addWidget(clear);
+    ranges->addStretch();
     leftLayout->addLayout(filters);
+    leftLayout->addLayout(ranges);
     m_filterSummary = new QLabel(left);
     leftLayout->addWidget(m_filterSummary);
 
@@ -89,6 +96,7 @@ ExplorerView::ExplorerView(RunData& data, QWidget* parent) : RunView(data, paren
     auto* clearBrushes = new QPushButton(tr("Clear brushes"), parallelPage);
     auto* hint =
         new QLabel(tr("Drag along any axis to brush; click a line to select its trial."), parallelPage);
+    hint->setWordWrap(true);
     auto* parallelBar = new QHBoxLayout;
     parallelBar->addWidget(hint, 1);
     parallelBar->addWidget(clearBrushes);

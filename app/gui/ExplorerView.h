@@ -20,7 +20,10 @@ class TrialTableModel;
 // typed or brushed on the parallel coordinates; status colours), a heatmap of any two parameters, parallel
 // coordinates with brushing (on every axis, the time's included; the summary says how many trials the
 // brushes keep) and per-parameter marginal plots. Selecting a trial in any of them (a row, a cell, a line, a
-// dot) selects it in RunData, which every view follows.
+// dot) selects it in RunData, which every view follows. The table and the plots sit side by side when the
+// view is wide enough for both, else the plots below the table (AdaptiveSplitter).
+class AdaptiveSplitter;
+
 class ExplorerView : public RunView {
     Q_OBJECT
 public:
@@ -33,6 +36,7 @@ public:
     ParallelCoordinatesWidget* parallelCoordinates() const { return m_parallel; }
     MarginalPlotWidget* marginals() const { return m_marginals; }
     QTabWidget* plots() const { return m_plots; }
+    AdaptiveSplitter* splitter() const { return m_splitter; }
 
 protected:
     void refresh() override;
@@ -45,6 +49,7 @@ private:
     void showBrushSummary();
     void followSelection(int row);
 
+    AdaptiveSplitter* m_splitter;
     TrialTableModel* m_model;
     TrialFilterProxy* m_proxy;
     QTableView* m_table;

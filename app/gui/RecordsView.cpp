@@ -1,5 +1,6 @@
 #include "RecordsView.h"
 
+#include "ElidedLabel.h"
 #include "ErrorReporter.h"
 
 #include "records/DeploymentBuilder.h"
@@ -65,7 +66,7 @@ std::string exportText(const RecordStore& store, int format, std::int64_t sessio
 RecordsView::RecordsView(ErrorReporter& errors, QWidget* parent) : QWidget(parent), m_errors(errors) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
-    m_pathLabel = new QLabel(this);
+    m_pathLabel = new ElidedLabel(this);
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* reloadButton = new QPushButton(tr("Reload"), this);
     m_open = new QPushButton(tr("Open"), this);
@@ -110,7 +111,7 @@ RecordsView::RecordsView(ErrorReporter& errors, QWidget* parent) : QWidget(paren
 
 void RecordsView::setDatabasePath(const QString& path) {
     m_path = path;
-    m_pathLabel->setText(tr("Database: %1").arg(path));
+    m_pathLabel->setFullText(tr("Database: %1").arg(path));
     if (QFileInfo::exists(path))
         reload();
     else {

@@ -11,6 +11,7 @@ class QTableWidget;
 
 namespace ts::gui {
 
+class ElidedLabel;
 class ErrorReporter;
 
 // The sessions of the records database: list (newest first), open one into every view, resume an
@@ -51,7 +52,7 @@ private:
     ErrorReporter& m_errors;
     QString m_path;
     std::vector<SessionRecord> m_sessions;
-    QLabel* m_pathLabel;
+    ElidedLabel* m_pathLabel;
     QLabel* m_notice;
     QTableWidget* m_table;
     QPushButton* m_open;

@@ -1,5 +1,7 @@
 #include "WorkloadView.h"
 
+#include "AdaptiveSplitter.h"
+
 #include "ChartSupport.h"
 #include "ErrorReporter.h"
 #include "TimeFormat.h"
@@ -75,7 +77,7 @@ WorkloadView::WorkloadView(ErrorReporter& errors, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the file's order until a header is clicked
     splitter->addWidget(m_table);
-    auto* charts = new QSplitter(Qt::Horizontal, splitter);
+    auto* charts = new AdaptiveSplitter(splitter);
     QWidget* endToEnd = nullptr;
     QWidget* trials = nullptr;
     buildCharts(charts, endToEnd, trials);
@@ -122,10 +124,17 @@ QWidget* WorkloadView::buildForm() {
     auto* form = new QWidget(this);
     auto* rows = new QVBoxLayout(form);
     rows->setContentsMargins(0, 0, 0, 0);
+    // Short rows rather than one long one: the view fits a dock of half a 1280 px screen.
     auto* row = new QHBoxLayout;
+    auto* settings = new QHBoxLayout;
+    auto* limits = new QHBoxLayout;
     auto* controls = new QHBoxLayout;
+    auto* progress = new QHBoxLayout;
     rows->addLayout(row);
+    rows->addLayout(settings);
+    rows->addLayout(limits);
     rows->addLayout(controls);
+    rows->addLayout(progress);
     m_source = new QComboBox(form);
     m_source->addItem(tr("demo: replay of 3 bundled datasets"), QString());
     m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -154,17 +163,19 @@ QWidget* WorkloadView::buildForm() {
     m_eta = new QLabel(form);
     row->addWidget(m_source, 1);
     row->addWidget(open);
-    row->addWidget(new QLabel(tr("scheduler"), form));
-    row->addWidget(m_scheduler);
-    row->addWidget(new QLabel(tr("budget"), form));
-    row->addWidget(m_budget);
-    row->addWidget(new QLabel(tr("seed"), form));
-    row->addWidget(m_seed);
-    row->addStretch();
+    settings->addWidget(new QLabel(tr("scheduler"), form));
+    settings->addWidget(m_scheduler);
+    settings->addStretch();
+    limits->addWidget(new QLabel(tr("budget"), form));
+    limits->addWidget(m_budget);
+    limits->addWidget(new QLabel(tr("seed"), form));
+    limits->addWidget(m_seed);
+    limits->addStretch();
     for (QPushButton* button : {m_start, m_pause, m_resume, m_stop})
         controls->addWidget(button);
-    controls->addWidget(m_progress, 1);
-    controls->addWidget(m_eta, 1);
+    controls->addStretch();
+    progress->addWidget(m_progress, 1);
+    progress->addWidget(m_eta, 1);
     connect(open, &QPushButton::clicked, this, &WorkloadView::chooseWorkloadFile);
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
     connect(m_pause, &QPushButton::clicked, &m_runner, &WorkloadRunner::pause);
