@@ -1,5 +1,6 @@
 #include "MarginalPlotWidget.h"
 
+#include "ChartExporter.h"
 #include "ColorMap.h"
 #include "RunData.h"
 
@@ -11,6 +12,7 @@ namespace ts::gui {
 
 MarginalPlotWidget::MarginalPlotWidget(RunData& data, QWidget* parent) : QWidget(parent), m_data(data) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    ChartExporter::installMenu(this);
 }
 
 void MarginalPlotWidget::recompute() {
