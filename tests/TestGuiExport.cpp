@@ -33,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <csignal>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace ts;
@@ -250,21 +252,25 @@ private slots:
         for (ChartExporter::Format format : {ChartExporter::Format::Png, ChartExporter::Format::Svg}) {
             const QString underFile = plain + "/chart.out";
             QString error = ChartExporter::exportChart(chart, format, underFile);
-            QVERIFY2(error.startsWith("Cannot write the chart to " + underFile + ": "), qPrintable(error));
+            QVERIFY2(error.startsWith("Cannot write the chart file " + underFile + ": "), qPrintable(error));
             QVERIFY2(error.contains(plain + " is not a folder"), qPrintable(error));
             QVERIFY(error.endsWith('.'));
 
             const QString inProc = "/proc/tunescope-export-test.out";
             error = ChartExporter::exportChart(chart, format, inProc);
-            QVERIFY2(error.startsWith("Cannot write the chart to " + inProc + ": "), qPrintable(error));
+            QVERIFY2(error.startsWith("Cannot write the chart file " + inProc + ": "), qPrintable(error));
             QVERIFY(!QFileInfo::exists(inProc));
 
             error = ChartExporter::exportChart(chart, format, folder);
-            QCOMPARE(error, "Cannot write the chart to " + folder + ": it is a folder.");
+            QCOMPARE(error, "The chart file " + folder + " is a directory, not a regular file.");
+
+            // A device is never written through (nor replaced).
+            error = ChartExporter::exportChart(chart, format, "/dev/null");
+            QCOMPARE(error, QString("The chart file /dev/null is a character device, not a regular file."));
 
             const QString missing = m_dir.filePath("no-such-folder/chart.out");
             error = ChartExporter::exportChart(chart, format, missing);
-            QCOMPARE(error, "Cannot write the chart to " + missing + ": the folder " +
+            QCOMPARE(error, "Cannot write the chart file " + missing + ": the folder " +
                                 m_dir.filePath("no-such-folder") + " does not exist.");
             QVERIFY(!QFileInfo::exists(m_dir.filePath("no-such-folder")));
 
@@ -273,7 +279,7 @@ private slots:
                 QVERIFY(QDir().mkpath(readOnly));
                 QVERIFY(QFile::setPermissions(readOnly, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
                 error = ChartExporter::exportChart(chart, format, readOnly + "/chart.out");
-                QVERIFY2(error.startsWith("Cannot write the chart to " + readOnly + "/chart.out: "),
+                QVERIFY2(error.startsWith("Cannot write the chart file " + readOnly + "/chart.out: "),
                          qPrintable(error));
                 QVERIFY(entries(readOnly).isEmpty());
                 QFile::setPermissions(readOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
@@ -284,6 +290,42 @@ private slots:
         QFile file(plain);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArray("kept\n"));
+    }
+
+    // A write that fails part way (the disk full: here the process's file size limit, which fails writes
+    // the same way) names the file and the reason, keeps the earlier file whole and leaves no temporary file.
+    void failedWriteKeepsTheEarlierFile() {
+        QChartView* chart = m_window->convergenceView()->evaluationsChart();
+        const QString folder = m_dir.filePath("full");
+        QVERIFY(QDir().mkpath(folder));
+        const QString png = QDir(folder).filePath("chart.png");
+        QCOMPARE(ChartExporter::exportPng(chart, png), QString());
+        QFile earlier(png);
+        QVERIFY(earlier.open(QIODevice::ReadOnly));
+        const QByteArray before = earlier.readAll();
+        earlier.close();
+        QVERIFY(before.size() > 8192);
+
+        rlimit saved{};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // a write past the limit fails with EFBIG
+        QVERIFY(oldHandler != SIG_ERR);
+        rlimit limited = saved;
+        limited.rlim_cur = 4096;
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+        const QString pngError = ChartExporter::exportPng(chart, png);
+        const QString svgError = ChartExporter::exportSvg(chart, QDir(folder).filePath("chart.svg"));
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &saved), 0);
+        std::signal(SIGXFSZ, oldHandler);
+
+        QVERIFY2(pngError.startsWith("Cannot write the chart file " + png + ": "), qPrintable(pngError));
+        QVERIFY2(pngError.contains("too large"), qPrintable(pngError));
+        QVERIFY2(
+            svgError.startsWith("Cannot write the chart file " + QDir(folder).filePath("chart.svg") + ": "),
+            qPrintable(svgError));
+        QCOMPARE(entries(folder), QStringList{"chart.png"});
+        QVERIFY(earlier.open(QIODevice::ReadOnly));
+        QCOMPARE(earlier.readAll(), before);
     }
 
     // Every chart of the window (Qt Charts views and painted widgets) has both actions in its context menu;
@@ -323,7 +365,7 @@ private slots:
         QCOMPARE(exported.size(), 1);
         QCOMPARE(reported.size(), 1);
         QCOMPARE(reported.first().at(0).toString(), QString("Cannot export the chart"));
-        QVERIFY2(reported.first().at(1).toString().startsWith("Cannot write the chart to " + chosen + ": "),
+        QVERIFY2(reported.first().at(1).toString().startsWith("Cannot write the chart file " + chosen + ": "),
                  qPrintable(reported.first().at(1).toString()));
 
         chosen.clear(); // the dialog cancelled: nothing written, nothing said
@@ -395,21 +437,18 @@ private slots:
             QVERIFY(!isDarkColour(axis->labelsColor()));
     }
 
-    // The painted charts draw their backgrounds from the palette, also after a runtime switch (the parallel
-    // coordinates keep their lines in a cached image).
+    // The painted charts draw their backgrounds from the palette, also when it changes while they are shown
+    // (the parallel coordinates keep their lines in a cached picture).
     void paintedChartsFollowTheDarkPalette() {
-        const QList<QWidget*> charts = paintedCharts();
-        for (QWidget* chart : charts) {
+        for (QWidget* chart : paintedCharts()) {
+            const QString name = chart->metaObject()->className();
             showTab(chart);
             for (const QColor& corner : corners(chart))
-                QVERIFY2(!isDarkColour(corner), chart->metaObject()->className());
-        }
-        setApplicationPalette(darkPalette());
-        for (QWidget* chart : charts) {
-            showTab(chart);
+                QVERIFY2(!isDarkColour(corner), qPrintable(name + ": " + corner.name()));
+            setApplicationPalette(darkPalette()); // nothing else changes: no new data, no resize
             for (const QColor& corner : corners(chart))
-                QVERIFY2(isDarkColour(corner),
-                         qPrintable(QString("%1: %2").arg(chart->metaObject()->className(), corner.name())));
+                QVERIFY2(isDarkColour(corner), qPrintable(name + ": " + corner.name()));
+            setApplicationPalette(m_light);
         }
     }
 

@@ -1,6 +1,9 @@
 #include "ChartExporter.h"
 
+#include "util/OutputFile.h"
+
 #include <QAction>
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QDir>
@@ -9,36 +12,27 @@
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSettings>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <algorithm>
+#include <string_view>
 
 namespace ts::gui {
 
 namespace {
 
 constexpr const char* kDirectoryKey = "export/chartDirectory";
+constexpr const char* kWhat =
+    "chart file"; // as core's OutputFile names it: "Cannot write the chart file ..."
 
 QString failure(const QString& path, const QString& problem) {
-    return ChartExporter::tr("Cannot write the chart to %1: %2.")
-        .arg(QDir::toNativeSeparators(path), problem);
+    return ChartExporter::tr("Cannot write the %1 %2: %3.")
+        .arg(kWhat, QDir::toNativeSeparators(path), problem);
 }
 
-// The system's reason, as the end of a sentence ("Permission denied" -> "permission denied").
-QString reason(const QString& errorString) {
-    QString text = errorString.trimmed();
-    while (text.endsWith('.'))
-        text.chop(1);
-    if (text.isEmpty())
-        return ChartExporter::tr("the file could not be written");
-    if (text.size() > 1 && text[1].isLower())
-        text[0] = text[0].toLower();
-    return text;
-}
-
-// Why `path` cannot be a file at all, before anything is written; empty when it may be.
+// Why nothing can be written to `path` (said more plainly than the system's "Not a directory"); empty when
+// it may be.
 QString unusablePath(QWidget* chart, const QString& path) {
     if (!chart)
         return ChartExporter::tr("there is no chart");
@@ -46,10 +40,7 @@ QString unusablePath(QWidget* chart, const QString& path) {
         return ChartExporter::tr("the chart has no size yet (it was never shown)");
     if (path.isEmpty())
         return ChartExporter::tr("no file name was given");
-    const QFileInfo file(path);
-    if (file.isDir())
-        return ChartExporter::tr("it is a folder");
-    const QFileInfo folder(file.absolutePath());
+    const QFileInfo folder(QFileInfo(path).absolutePath());
     if (folder.exists() && !folder.isDir())
         return ChartExporter::tr("%1 is not a folder").arg(QDir::toNativeSeparators(folder.filePath()));
     if (!folder.exists())
@@ -58,19 +49,17 @@ QString unusablePath(QWidget* chart, const QString& path) {
     return {};
 }
 
-// Opens `file` for writing, or returns the sentence saying why not.
-QString open(QSaveFile& file) {
-    if (file.open(QIODevice::WriteOnly))
-        return {};
-    return failure(file.fileName(), reason(file.errorString()));
-}
-
-// Replaces the target with the written file, or says why not (the temporary file goes with `file`).
-QString commit(QSaveFile& file, bool written) {
-    if (!written)
-        return failure(file.fileName(), reason(file.errorString()));
-    if (!file.commit())
-        return failure(file.fileName(), reason(file.errorString()));
+// Writes `data` as the whole file through core's OutputFile, as every output of the CLI: a temporary file
+// beside the target, every write checked and the file renamed over the target once complete, so a failure
+// (a full disk) leaves an earlier file whole and nothing beside it; folders, links and devices are refused.
+// Qt's QSaveFile is not used: on a short write (a full disk) it reports no error and commits a cut file.
+QString writeFile(const QString& path, const QByteArray& data) {
+    try {
+        OutputFile::writeAll(path.toStdString(), kWhat,
+                             std::string_view(data.constData(), static_cast<std::size_t>(data.size())));
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
     return {};
 }
 
@@ -107,32 +96,34 @@ QString ChartExporter::exportPng(QWidget* chart, const QString& path) {
     image.setDevicePixelRatio(scale);
     image.fill(chart->palette().window().color());
     chart->render(&image);
-    QSaveFile file(path);
-    if (QString error = open(file); !error.isEmpty())
-        return error;
-    const bool written = image.save(&file, "PNG");
-    return commit(file, written);
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+        return failure(path, tr("the PNG encoder failed"));
+    return writeFile(path, png);
 }
 
 QString ChartExporter::exportSvg(QWidget* chart, const QString& path) {
     if (QString problem = unusablePath(chart, path); !problem.isEmpty())
         return failure(path, problem);
-    QSaveFile file(path);
-    if (QString error = open(file); !error.isEmpty())
-        return error;
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    if (!buffer.open(QIODevice::WriteOnly))
+        return failure(path, tr("the SVG generator failed"));
     QSvgGenerator generator;
-    generator.setOutputDevice(&file);
+    generator.setOutputDevice(&buffer);
     generator.setSize(chart->size());
     generator.setViewBox(QRect(QPoint(0, 0), chart->size()));
     generator.setTitle(defaultName(chart));
     generator.setDescription(tr("A chart exported by Tunescope."));
     QPainter painter;
     if (!painter.begin(&generator))
-        return commit(file, false);
+        return failure(path, tr("the SVG generator failed"));
     chart->render(&painter);
     // The generator writes the document when painting ends.
-    const bool ended = painter.end();
-    return commit(file, ended && file.error() == QFileDevice::NoError);
+    if (!painter.end() || svg.isEmpty())
+        return failure(path, tr("the SVG generator failed"));
+    return writeFile(path, svg);
 }
 
 QString ChartExporter::exportChart(QWidget* chart, Format format, const QString& path) {

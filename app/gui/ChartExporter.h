@@ -25,9 +25,9 @@ public:
     // documents and on high-density screens.
     static constexpr double kMinPngScale = 2.0;
 
-    // Writes the chart to `path`, replacing the file only once the whole file is written (nothing is left
-    // behind on failure). Returns an empty string on success, else one sentence naming the file and the
-    // problem.
+    // Writes the chart to `path`, replacing the file only once the whole file is written (core's OutputFile:
+    // nothing is left behind on failure, an earlier file stays whole). Returns an empty string on success,
+    // else one sentence naming the file and the problem.
     static QString exportPng(QWidget* chart, const QString& path);
     static QString exportSvg(QWidget* chart, const QString& path);
     static QString exportChart(QWidget* chart, Format format, const QString& path);
