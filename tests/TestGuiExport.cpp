@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLineSeries>
+#include <QMenu>
 #include <QProcess>
 #include <QSet>
 #include <QSignalSpy>
@@ -31,6 +32,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QXmlStreamReader>
 #include <QtTest>
 #include <csignal>
@@ -373,6 +375,33 @@ private slots:
         QCOMPARE(exported.size(), 1);
         QCOMPARE(reported.size(), 1);
         ChartExporter::instance().setFileChooser({});
+    }
+
+    // A right click opens a menu with both actions, on a Qt Charts view (the click lands on its viewport)
+    // and on a painted chart.
+    void rightClickOpensTheExportMenu() {
+        m_window->showView("convergence");
+        QChartView* view = m_window->convergenceView()->evaluationsChart();
+        QWidget* heatmap = explorer()->heatmap();
+        for (QWidget* target : {view->viewport(), heatmap}) {
+            if (target == heatmap)
+                showTab(heatmap);
+            QVERIFY(target->isVisible());
+            QStringList shown;
+            // The menu runs its own event loop: read and close it from there.
+            QTimer::singleShot(0, this, [&shown] {
+                if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+                    for (QAction* action : menu->actions())
+                        shown << action->text();
+                    menu->close();
+                }
+            });
+            const QPoint at(target->width() / 2, target->height() / 2);
+            QContextMenuEvent event(QContextMenuEvent::Mouse, at, target->mapToGlobal(at));
+            QApplication::sendEvent(target, &event);
+            QApplication::processEvents();
+            QCOMPARE(shown, (QStringList{"Export chart as PNG...", "Export chart as SVG..."}));
+        }
     }
 
     // A palette switched at runtime (the desktop going dark): every chart view's chart turns dark with light
