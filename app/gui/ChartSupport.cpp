@@ -1,5 +1,8 @@
 #include "ChartSupport.h"
 
+#include "ChartExporter.h"
+#include "ChartPalette.h"
+
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -20,6 +23,8 @@ QChartView* makeChartView(const QString& title, QWidget* parent) {
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(240, 220); // smaller, the axes drop their tick labels ("...")
+    ChartPalette::follow(view);
+    ChartExporter::installMenu(view);
     return view;
 }
 

@@ -16,7 +16,8 @@ namespace ts::gui {
 // pushed with replace()).
 namespace charts {
 
-// A chart view with animations off, antialiasing on and a compact legend.
+// A chart view with animations off, antialiasing on and a compact legend, in the colours of its palette
+// (ChartPalette) and with the export actions in its context menu (ChartExporter).
 QChartView* makeChartView(const QString& title, QWidget* parent);
 
 // A value or log axis with a title. A value axis ticks on multiples of niceStep(range): set its range with

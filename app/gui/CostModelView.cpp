@@ -64,7 +64,7 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     m_static->setName(tr("static model (calibrated)"));
     m_static->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_static->setMarkerSize(5.0);
-    m_static->setColor(QColor(40, 40, 40));
+    m_static->setColor(QColor(128, 128, 128)); // reads on light and dark backgrounds
     m_static->setBorderColor(Qt::transparent);
     scatter->addSeries(m_static);
     m_static->attachAxis(m_px);

@@ -1,5 +1,6 @@
 #include "HeatmapWidget.h"
 
+#include "ChartExporter.h"
 #include "ColorMap.h"
 #include "RunData.h"
 #include "TimeFormat.h"
@@ -16,6 +17,7 @@ constexpr int kBarMargin = 96; // right of the plot: gap, colour bar, time label
 
 HeatmapWidget::HeatmapWidget(RunData& data, QWidget* parent) : QWidget(parent), m_data(data) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    ChartExporter::installMenu(this);
     connect(&data, &RunData::selectionChanged, this, qOverload<>(&QWidget::update));
     // The heatmap follows the trials itself, as the trials table does, whether or not its tab is in front.
     connect(&data, &RunData::resetDone, this, &HeatmapWidget::recompute);

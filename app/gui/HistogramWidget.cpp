@@ -1,5 +1,6 @@
 #include "HistogramWidget.h"
 
+#include "ChartExporter.h"
 #include "TimeFormat.h"
 
 #include <QPainter>
@@ -10,6 +11,7 @@ namespace ts::gui {
 
 HistogramWidget::HistogramWidget(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    ChartExporter::installMenu(this);
 }
 
 void HistogramWidget::setSamples(std::vector<double> samples, double median) {

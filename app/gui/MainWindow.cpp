@@ -166,6 +166,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_records, &RecordsView::openRequested, this, &MainWindow::openSession);
     connect(m_records, &RecordsView::resumeRequested, this, [this](qint64 id) { resumeSession(id); });
     connect(m_records, &RecordsView::exported, m_statusText, &QLabel::setText);
+    ChartExporter::instance().setErrorReporter(m_errors.get());
+    connect(&ChartExporter::instance(), &ChartExporter::exported, m_statusText,
+            [this](const QString&, const QString& message) { m_statusText->setText(message); });
     // A workload's task shows its session (stored trials, even while the workload tunes it) in every view.
     connect(m_workload, &WorkloadView::taskSelected, this, &MainWindow::openSession);
     connect(m_workload, &WorkloadView::started, m_records, &RecordsView::reload);

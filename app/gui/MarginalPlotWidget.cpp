@@ -1,5 +1,6 @@
 #include "MarginalPlotWidget.h"
 
+#include "ChartExporter.h"
 #include "ColorMap.h"
 #include "PointPicker.h"
 #include "RunData.h"
@@ -14,6 +15,7 @@ namespace ts::gui {
 MarginalPlotWidget::MarginalPlotWidget(RunData& data, QWidget* parent) : QWidget(parent), m_data(data) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(&data, &RunData::selectionChanged, this, qOverload<>(&QWidget::update));
+    ChartExporter::installMenu(this);
 }
 
 void MarginalPlotWidget::recompute() {

@@ -1,5 +1,6 @@
 #include "ParallelCoordinatesWidget.h"
 
+#include "ChartExporter.h"
 #include "ColorMap.h"
 #include "PointPicker.h"
 #include "RunData.h"
@@ -28,6 +29,7 @@ double timeAt(double position, double lo, double hi) {
 ParallelCoordinatesWidget::ParallelCoordinatesWidget(RunData& data, QWidget* parent)
     : QWidget(parent), m_data(data) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    ChartExporter::installMenu(this);
     connect(&data, &RunData::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(&data, &RunData::resetDone, this, [this] {
         m_brushes.clear();
@@ -316,6 +318,12 @@ void ParallelCoordinatesWidget::paintEvent(QPaintEvent*) {
 void ParallelCoordinatesWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     m_cacheValid = false;
+}
+
+void ParallelCoordinatesWidget::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        invalidate(); // the cached lines lie on the old background
 }
 
 void ParallelCoordinatesWidget::mousePressEvent(QMouseEvent* event) {

@@ -49,7 +49,6 @@ ParameterImportanceView::ParameterImportanceView(RunData& data, QWidget* parent)
     m_series = new QHorizontalBarSeries;
     m_bars = new QBarSet(tr("importance"));
     m_bars->setColor(QColor(52, 101, 164));
-    m_bars->setLabelColor(QColor(40, 40, 40));
     m_series->append(m_bars);
     m_series->setLabelsVisible(true);
     m_series->setLabelsFormat("@value %");

@@ -20,4 +20,8 @@ QColor statusColor(MeasureStatus status) {
     return QColor(Qt::white);
 }
 
+QColor statusTextColor() {
+    return QColor(20, 20, 20);
+}
+
 } // namespace ts::gui

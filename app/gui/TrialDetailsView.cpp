@@ -1,5 +1,6 @@
 #include "TrialDetailsView.h"
 
+#include "AppPalette.h"
 #include "HistogramWidget.h"
 #include "RunData.h"
 #include "TimeFormat.h"
@@ -86,7 +87,8 @@ void TrialDetailsView::refresh() {
     }
     for (const auto& [name, value] : m.metrics) {
         auto* item = new QTableWidgetItem(QString::fromStdString(name));
-        item->setForeground(QColor(30, 90, 200)); // resources and metrics apart from the parameters
+        // Resources and metrics apart from the parameters.
+        item->setForeground(readableText(QColor(30, 90, 200), palette()));
         m_config->setItem(r, 0, item);
         m_config->setItem(r++, 1, new QTableWidgetItem(QString::number(value, 'g', 6)));
     }

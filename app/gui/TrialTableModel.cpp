@@ -41,6 +41,8 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     bool ok = t.measurement.status == MeasureStatus::Ok;
     if (role == Qt::BackgroundRole)
         return statusColor(t.measurement.status);
+    if (role == Qt::ForegroundRole)
+        return statusTextColor();
     if (role == kStatusRole)
         return static_cast<int>(t.measurement.status);
     if (role == Qt::TextAlignmentRole)

@@ -1,7 +1,9 @@
 #include "WorkloadTaskModel.h"
 
+#include "AppPalette.h"
 #include "TimeFormat.h"
 
+#include <QApplication>
 #include <QBrush>
 #include <QColor>
 #include <QFileInfo>
@@ -118,7 +120,7 @@ QVariant WorkloadTaskModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Status && !row.error.isEmpty())
         return row.error;
     if (role == Qt::ForegroundRole && index.column() == Status && row.status == "failed")
-        return QBrush(QColor(180, 30, 30));
+        return QBrush(readableText(QColor(180, 30, 30), QApplication::palette()));
     if (role == kSortRole) {
         switch (index.column()) {
         case Weight:

@@ -1,3 +1,4 @@
+#include "AppPalette.h"
 #include "MainWindow.h"
 #include "ScreenshotDriver.h"
 #include "TaskPanel.h"
@@ -5,6 +6,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <cstdio>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -32,7 +34,18 @@ int main(int argc, char** argv) {
     parser.addOption({"strategy", "Strategy for the demo session.", "NAME"});
     parser.addOption({"budget", "Budget for the demo session.", "N"});
     parser.addOption({"size", "Window size for screenshots, WxH (default 1600x1000).", "WxH"});
+    parser.addOption(
+        {"palette", "Colours: dark or light (Fusion's), or system (the desktop's, the default).", "NAME"});
     parser.process(app);
+
+    const QString palette = parser.isSet("palette") ? parser.value("palette") : "system";
+    const std::optional<ts::gui::PaletteMode> mode = ts::gui::parsePaletteMode(palette);
+    if (!mode) {
+        std::fprintf(stderr, "tunescope: --palette \"%s\" is not a palette (use %s).\n", qPrintable(palette),
+                     qPrintable(ts::gui::paletteModeNames()));
+        return 1;
+    }
+    ts::gui::applyPaletteMode(*mode); // before the window, so every widget starts in these colours
 
     ts::gui::MainWindow window;
     if (parser.isSet("db"))
