@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "ChartExporter.h"
 #include "ComparisonView.h"
 #include "ConvergenceView.h"
 #include "CostModelView.h"
