@@ -1,6 +1,7 @@
 // Every view renders what the run holds, offscreen: pixels are checked in each chart's area (coloured data
 // marks, not just axes), the explorer's plots agree with the trials, selection is shared, the hardware view
 // draws core's occupancy curves, and the screenshot mode works offscreen and under Xvfb.
+#include "ChartSupport.h"
 #include "ConvergenceView.h"
 #include "CostModelView.h"
 #include "ErrorReporter.h"
@@ -15,6 +16,7 @@
 #include "RecordsView.h"
 #include "RunData.h"
 #include "TaskPanel.h"
+#include "TimeFormat.h"
 #include "TrialDetailsView.h"
 #include "TrialFilterProxy.h"
 #include "TrialTableModel.h"
@@ -210,6 +212,53 @@ private slots:
         double overall = data.trials()[*data.bestRow()].measurement.objective;
         for (const auto& m : view->marginals()->marginals())
             QCOMPARE(*std::min_element(m.best.begin(), m.best.end()), overall);
+    }
+
+    // The marginals have axes: every panel labels its first and last value (and what fits between, no two
+    // labels overlapping), the shared time ticks are labelled left of the first column with the window's time
+    // format, and a legend says what is drawn.
+    void marginalsHaveAxesAndLegend() {
+        m_window->showView("explorer");
+        ExplorerView* view = m_window->explorerView();
+        MarginalPlotWidget* marginals = view->marginals();
+        view->plots()->setCurrentWidget(marginals);
+        marginals->resize(900, 600);
+        m_window->refreshNow(true);
+        marginals->recompute();
+        const RunData& data = m_window->runData();
+        const auto values = marginals->valueLabels();
+        for (const Parameter& p : data.parameters()) {
+            if (p.values.size() < 2)
+                continue;
+            for (const Value& v : {p.values.front(), p.values.back()}) {
+                const QString text = QString::fromStdString(toString(v));
+                const bool found = std::any_of(values.begin(), values.end(),
+                                               [&](const auto& label) { return label.text == text; });
+                QVERIFY2(found, qPrintable(QString::fromStdString(p.name) + " " + text));
+            }
+        }
+        for (std::size_t i = 0; i < values.size(); ++i)
+            for (std::size_t j = i + 1; j < values.size(); ++j)
+                QVERIFY2(!values[i].rect.intersects(values[j].rect),
+                         qPrintable(values[i].text + " overlaps " + values[j].text));
+        const auto times = marginals->timeLabels();
+        QVERIFY(times.size() >= 2);
+        double lo = INFINITY, hi = 0;
+        for (const Trial& t : data.trials())
+            if (t.measurement.status == MeasureStatus::Ok) {
+                lo = std::min(lo, t.measurement.objective);
+                hi = std::max(hi, t.measurement.objective);
+            }
+        QStringList expected;
+        for (double tick : charts::logTicks(lo, hi))
+            if (tick >= lo * (1 - 1e-9) && tick <= hi * (1 + 1e-9))
+                expected << formatMs(tick);
+        for (const auto& label : times)
+            QVERIFY2(expected.contains(label.text),
+                     qPrintable(label.text + " not in " + expected.join(", ")));
+        QVERIFY(marginals->legend().contains("median"));
+        if (!qEnvironmentVariableIsEmpty("TS_SAVE_SHOTS"))
+            shot(marginals).save(qEnvironmentVariable("TS_SAVE_SHOTS") + "/marginals.png");
     }
 
     void tableFiltersAndSorts() {

@@ -1,9 +1,11 @@
 #include "MarginalPlotWidget.h"
 
 #include "ChartExporter.h"
+#include "ChartSupport.h"
 #include "ColorMap.h"
 #include "PointPicker.h"
 #include "RunData.h"
+#include "TimeFormat.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -16,6 +18,7 @@ MarginalPlotWidget::MarginalPlotWidget(RunData& data, QWidget* parent) : QWidget
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(&data, &RunData::selectionChanged, this, qOverload<>(&QWidget::update));
     ChartExporter::installMenu(this);
+    setToolTip(legend());
 }
 
 void MarginalPlotWidget::recompute() {
@@ -67,18 +70,112 @@ void MarginalPlotWidget::recompute() {
     update();
 }
 
+namespace {
+
+constexpr double kLegendHeight = 20; // the legend line on top
+constexpr double kNameHeight = 18;   // a panel's parameter name
+constexpr double kValueHeight = 16;  // a panel's value labels
+
+} // namespace
+
+QRectF MarginalPlotWidget::gridRect() const {
+    return QRectF(rect()).adjusted(timeGutter(), kLegendHeight, 0, 0);
+}
+
+int MarginalPlotWidget::timeGutter() const {
+    int widest = 0;
+    for (double tick : timeTicks())
+        widest = std::max(widest, fontMetrics().horizontalAdvance(formatMs(tick)));
+    return widest + 6;
+}
+
+QList<double> MarginalPlotWidget::timeTicks() const {
+    if (!std::isfinite(m_lo) || m_lo <= 0)
+        return {};
+    QList<double> ticks;
+    for (double tick : charts::logTicks(m_lo, highTime()))
+        if (tick >= m_lo * (1 - 1e-9) && tick <= highTime() * (1 + 1e-9))
+            ticks.push_back(tick);
+    return ticks;
+}
+
 QRectF MarginalPlotWidget::cellRect(int parameter) const {
+    const QRectF grid = gridRect();
     int n = static_cast<int>(m_marginals.size());
     int columns =
-        std::max(1, static_cast<int>(std::ceil(std::sqrt(n * width() / std::max(1.0, double(height()))))));
+        std::max(1, static_cast<int>(std::ceil(std::sqrt(n * grid.width() / std::max(1.0, grid.height())))));
     columns = std::min(columns, n);
     int rows = (n + columns - 1) / columns;
-    double cw = double(width()) / columns, ch = double(height()) / rows;
-    return QRectF((parameter % columns) * cw, (parameter / columns) * ch, cw, ch);
+    double cw = grid.width() / columns, ch = grid.height() / rows;
+    return QRectF(grid.left() + (parameter % columns) * cw, grid.top() + (parameter / columns) * ch, cw, ch);
 }
 
 QRectF MarginalPlotWidget::plotRect(int parameter) const {
-    return cellRect(parameter).adjusted(8, 18, -6, -6);
+    return cellRect(parameter).adjusted(8, kNameHeight, -6, -kValueHeight - 2);
+}
+
+QString MarginalPlotWidget::legend() const {
+    return tr("dot and line: best time per value; grey tick: median; colour: fast to slow; time on a log "
+              "scale, fastest on top");
+}
+
+std::vector<MarginalPlotWidget::Text> MarginalPlotWidget::valueLabels() const {
+    std::vector<Text> labels;
+    const auto& parameters = m_data.parameters();
+    const QFontMetrics metrics = fontMetrics();
+    for (std::size_t p = 0; p < m_marginals.size() && p < parameters.size(); ++p) {
+        const auto& values = parameters[p].values;
+        const int count = static_cast<int>(values.size());
+        if (count == 0)
+            continue;
+        const QRectF plot = plotRect(static_cast<int>(p));
+        const double slot = plot.width() / count;
+        // Every `stride`-th value, so that no two labels touch; the last one always.
+        int widest = 0;
+        for (const Value& v : values)
+            widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(toString(v))));
+        const int stride = std::max(1, static_cast<int>(std::ceil((widest + 6) / std::max(1.0, slot))));
+        std::vector<int> shown;
+        for (int v = 0; v < count; v += stride)
+            shown.push_back(v);
+        if (shown.back() != count - 1) {
+            if (count - 1 - shown.back() < stride && shown.size() > 1)
+                shown.back() = count - 1;
+            else
+                shown.push_back(count - 1);
+        }
+        const double room = std::max(1.0, std::min<double>(widest + 4, stride * slot - 2));
+        for (int v : shown) {
+            const double x = plot.left() + (v + 0.5) * slot;
+            const QString text = metrics.elidedText(QString::fromStdString(toString(values[v])),
+                                                    Qt::ElideRight, static_cast<int>(room));
+            labels.push_back({QRectF(x - room / 2, plot.bottom() + 2, room, kValueHeight), text});
+        }
+    }
+    return labels;
+}
+
+std::vector<MarginalPlotWidget::Text> MarginalPlotWidget::timeLabels() const {
+    std::vector<Text> labels;
+    if (m_marginals.empty())
+        return labels;
+    const double gutter = timeGutter();
+    const double height = fontMetrics().height();
+    // Left of every panel of the first column, where there is room for all ticks.
+    for (std::size_t p = 0; p < m_marginals.size(); ++p) {
+        if (cellRect(static_cast<int>(p)).left() > gridRect().left() + 0.5)
+            continue;
+        double lastBottom = -INFINITY;
+        for (double tick : timeTicks()) {
+            const double y = pointAt(p, 0, tick).y();
+            const QRectF box(0, y - height / 2, gutter - 4, height);
+            if (box.top() < lastBottom)
+                continue; // too close to the previous tick in a short panel
+            labels.push_back({box, formatMs(tick)});
+            lastBottom = box.bottom();
+        }
+    }
+    return labels;
 }
 
 double MarginalPlotWidget::highTime() const {
@@ -111,7 +208,15 @@ void MarginalPlotWidget::paintEvent(QPaintEvent*) {
         painter.drawRect(plot);
         painter.setPen(palette().text().color());
         painter.drawText(QRectF(cell.left() + 4, cell.top() + 1, cell.width() - 8, 16), Qt::AlignLeft,
-                         QString::fromStdString(parameters[static_cast<std::size_t>(p)].name));
+                         painter.fontMetrics().elidedText(
+                             QString::fromStdString(parameters[static_cast<std::size_t>(p)].name),
+                             Qt::ElideRight, static_cast<int>(cell.width() - 8)));
+        painter.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
+        for (double tick : timeTicks()) {
+            const double y = pointAt(static_cast<std::size_t>(p), 0, tick).y();
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        }
+        painter.setPen(palette().text().color());
         const Marginal& m = m_marginals[static_cast<std::size_t>(p)];
         int values = static_cast<int>(m.best.size());
         if (values == 0)
@@ -139,6 +244,13 @@ void MarginalPlotWidget::paintEvent(QPaintEvent*) {
             havePrevious = true;
         }
     }
+    painter.setPen(palette().text().color());
+    for (const Text& label : valueLabels())
+        painter.drawText(label.rect, Qt::AlignHCenter | Qt::AlignTop, label.text);
+    for (const Text& label : timeLabels())
+        painter.drawText(label.rect, Qt::AlignRight | Qt::AlignVCenter, label.text);
+    painter.drawText(QRectF(4, 2, width() - 8, kLegendHeight - 2), Qt::AlignLeft | Qt::AlignVCenter,
+                     painter.fontMetrics().elidedText(legend(), Qt::ElideRight, width() - 8));
     markSelection(painter);
 }
 

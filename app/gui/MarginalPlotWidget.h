@@ -13,7 +13,9 @@ class RunData;
 // the best time (dot, joined by a line) and the median time (grey tick) over the Ok trials with that value,
 // on a shared log time scale. Shows at a glance which values matter. A left click on a dot selects the trial
 // that measured that best (RunData::select); the selected trial is ringed in red in every panel, at its
-// value and time.
+// value and time. Axes: each panel's values are labelled under it (as many as fit without overlapping, the
+// first and last always), the time ticks (charts::logTicks of the shared range) are marked in every panel and
+// labelled left of the first column, and a legend line on top says what the dot, line and tick mean.
 class MarginalPlotWidget : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +34,15 @@ public:
     QPointF pointAt(std::size_t parameter, int position, double time) const;
     QSize minimumSizeHint() const override { return {300, 200}; }
 
+    // The axis texts as painted: values under the panels, times left of them, the legend on top.
+    struct Text {
+        QRectF rect;
+        QString text;
+    };
+    std::vector<Text> valueLabels() const;
+    std::vector<Text> timeLabels() const;
+    QString legend() const;
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -40,6 +51,9 @@ private:
     QRectF cellRect(int parameter) const; // a panel, in a grid of about square cells
     QRectF plotRect(int parameter) const;
     double highTime() const;
+    QRectF gridRect() const; // the panels' area: below the legend, right of the time labels
+    int timeGutter() const;
+    QList<double> timeTicks() const;
     void markSelection(QPainter& painter) const;
 
     RunData& m_data;
