@@ -7,6 +7,7 @@
 #include "kernels/ConfigMapping.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSizes.h"
+#include "kernels/ProblemSizeJson.h"
 
 #include <QtTest>
 
@@ -133,6 +134,14 @@ private slots:
         QVERIFY2(none.problem.find("gives no flops and bytes") != std::string::npos, none.problem.c_str());
     }
 
+    void problemJsonRoundTrips() {
+        const ProblemSize size{256, 128, 64};
+        QCOMPARE(*parseProblemJson(gemm(), problemJson(gemm(), size)), size);
+        QCOMPARE(*parseProblemJson(gemm(), R"({"K":32})"), (ProblemSize{1024, 1024, 32}));
+        for (const char* bad : {"[4096, 4096]", "", "{\"Q\":1}", "{\"M\":0}", "{\"M\":1.5}", "{"})
+            QVERIFY2(!parseProblemJson(gemm(), bad), bad);
+    }
+
     void configMapsByParameterName() {
         const KernelSpace cuda(gemm(), "cuda", gemm().defaultSize());
         const SearchSpace::Index wantedIndex = *cuda.defaultIndex();
@@ -142,10 +151,10 @@ private slots:
         Config config;
         for (std::size_t p = cuda.space().dimension(); p-- > 0;) {
             parameters.push_back(cuda.space().parameters()[p]);
-            config.push_back(isNumeric(wanted[p]) ? Value(toNumber(wanted[p])) : wanted[p]);
+            config.emplace_back(std::in_place_type<double>, toNumber(wanted[p])); // all integers in gemm
         }
         parameters.push_back({"THREADS", ParameterType::Integer, {std::int64_t(1), std::int64_t(2)}});
-        config.push_back(std::int64_t(2));
+        config.emplace_back(std::in_place_type<std::int64_t>, 2);
         const ConfigMapping m = ConfigMapping::of(parameters, config, cuda);
         QVERIFY2(m.index.has_value(), m.problem.c_str());
         QCOMPARE(*m.index, wantedIndex);
