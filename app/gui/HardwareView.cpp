@@ -278,7 +278,8 @@ HardwareView::HardwareView(RunData& data, QWidget* parent)
     rooflineLayout->setContentsMargins(0, 0, 0, 0);
     m_rooflineView = charts::makeChartView(tr("Roofline of this CPU"), m_rooflinePane);
     QChart* roof = m_rooflineView->chart();
-    m_rooflineX = charts::makeAxis(tr("arithmetic intensity (FLOP/byte)"), true);
+    roof->legend()->hide();
+    m_rooflineX = charts::makeAxis(tr("FLOP/byte"), true);
     m_rooflineY = charts::makeAxis(tr("GFLOP/s"), true);
     roof->addAxis(m_rooflineX, Qt::AlignBottom);
     roof->addAxis(m_rooflineY, Qt::AlignLeft);
@@ -309,6 +310,7 @@ HardwareView::HardwareView(RunData& data, QWidget* parent)
     m_rooflinePane->hide();
     m_splitter->addWidget(right);
     m_splitter->setSizes({420, 780});
+    m_chartMinimumHeight = m_curves[0]->minimumHeight();
     arrange(false);
 
     connect(&data, &RunData::selectionChanged, this, [this] {
@@ -336,6 +338,7 @@ void HardwareView::setDeviceName(const QString& name) {
     chooseDefaultGpu();
     setCurvesShown(true);
     m_rooflinePane->hide();
+    fitLabels();
     markDirty();
     refreshIfNeeded();
 }
@@ -405,6 +408,7 @@ void HardwareView::showCpu() {
     fillFeatures(rows);
     chooseDefaultGpu();
     m_rooflinePane->show();
+    fitLabels();
     markDirty();
     refreshIfNeeded();
 }
@@ -441,6 +445,8 @@ void HardwareView::resizeEvent(QResizeEvent* event) {
     if (narrow != m_narrow)
         arrange(narrow);
     fitFeatures();
+    // After the layout has given the labels their new widths.
+    QMetaObject::invokeMethod(this, &HardwareView::fitLabels, Qt::QueuedConnection);
 }
 
 // Wide: features left of a 2 x 2 grid of charts. Narrow: features above the charts, one chart per row,
@@ -449,14 +455,16 @@ void HardwareView::arrange(bool narrow) {
     m_narrow = narrow;
     m_splitter->setOrientation(narrow ? Qt::Vertical : Qt::Horizontal);
     QWidget* cells[4] = {m_curves[0], m_curves[1], m_curves[2], m_rooflinePane};
+    QChartView* charts[4] = {m_curves[0], m_curves[1], m_curves[2], m_rooflineView};
     for (int c = 0; c < 4; ++c) {
         m_grid->removeWidget(cells[c]);
         if (narrow)
             m_grid->addWidget(cells[c], c, 0);
         else
             m_grid->addWidget(cells[c], c / 2, c % 2);
-        cells[c]->setMinimumHeight(narrow ? kNarrowChartHeight : 0);
+        charts[c]->setMinimumHeight(narrow ? kNarrowChartHeight : m_chartMinimumHeight);
     }
+    m_features->setMinimumHeight(narrow ? 220 : 120);
     if (!narrow)
         m_wideMinimumWidth = layout()->totalMinimumSize().width();
     updateGeometry();
@@ -528,6 +536,21 @@ void HardwareView::setCurvesShown(bool shown) {
 
 void HardwareView::refresh() {
     refreshRoofline();
+    showSelection();
+    fitLabels();
+}
+
+// Word-wrapped labels as tall as their text at their width: splitters and the dock's scroll area ask
+// widgets for their minimum height, which a wrapped label does not know by itself.
+void HardwareView::fitLabels() {
+    for (QLabel* label : {m_device, m_resources, m_rooflineNote}) {
+        const int width = label->width() > 0 ? label->width() : label->sizeHint().width();
+        label->setMinimumHeight(label->heightForWidth(width));
+    }
+    updateGeometry();
+}
+
+void HardwareView::showSelection() {
     const int row = data().selectedRow();
     if (row < 0 || row >= static_cast<int>(data().trials().size())) {
         m_wanted.clear();
@@ -679,6 +702,7 @@ void HardwareView::analysisDone() {
         return; // the selection or the GPU changed meanwhile
     m_wanted.clear();
     showAnalysis(a, m_wantedTrial);
+    fitLabels();
     emit analysisShown();
 }
 
@@ -826,16 +850,16 @@ void HardwareView::refreshRoofline() {
     for (const RooflinePoint& p : r.points)
         if (static_cast<int>(p.row) == row)
             m_selectedPoint->replace({point(p.intensity, p.gflops)});
-    charts::showLegendOfDrawnSeries(m_rooflineView->chart());
     QStringList notes;
+    // The legend would not fit a narrow dock: the note names the lines by colour.
     if (r.peakGflops)
-        notes << tr("peak %1 (cores x clock x SIMD lanes x FMA)").arg(gflopsText(*r.peakGflops));
+        notes << tr("red: peak FP32 %1 (cores x clock x SIMD lanes x FMA)").arg(gflopsText(*r.peakGflops));
     if (r.bandwidthGBs)
-        notes << tr("memory %1 GB/s (%2)")
+        notes << tr("blue: memory bandwidth %1 GB/s (%2)")
                      .arg(*r.bandwidthGBs, 0, 'f', 1)
                      .arg(QString::fromStdString(cpu.memoryBandwidthSource));
     if (r.intensity)
-        notes << tr("%1 at %2: %3 FLOP/byte")
+        notes << tr("dots: the trials (the selected one red) of %1 at %2, %3 FLOP/byte")
                      .arg(QString::fromStdString(spec->name),
                           QString::fromStdString(formatProblemSize(*spec, runSize(*spec))))
                      .arg(*r.intensity, 0, 'g', 3);

@@ -107,6 +107,8 @@ private:
     void showFeatures(const QString& name);
     void fillFeatures(const std::vector<std::pair<QString, QString>>& rows);
     void fitFeatures();
+    void fitLabels();
+    void showSelection();
     void chooseDefaultGpu();
     void clearCurves();
     void setCurvesShown(bool shown);
@@ -133,7 +135,8 @@ private:
     std::optional<GpuSpec> m_gpu;
     bool m_cpu = false;
     bool m_narrow = false;
-    int m_wideMinimumWidth = 0; // the side-by-side arrangement's minimum width
+    int m_wideMinimumWidth = 0;   // the side-by-side arrangement's minimum width
+    int m_chartMinimumHeight = 0; // what charts::makeChartView gives a chart
     QLabel* m_device;
     QTableWidget* m_features;
     QComboBox* m_gpuChooser;
