@@ -772,15 +772,9 @@ void HardwareView::drawCurves(const GpuSpec& gpu, const KernelResources& kernel,
     for (int c = 0; c < 3; ++c) {
         QList<QPointF> points;
         double xMax = 1;
-        const std::vector<OccupancyPoint>& curve = list[c]->points;
-        for (std::size_t i = 0; i < curve.size(); ++i) {
-            xMax = std::max(xMax, curve[i].x);
-            // The inside of a flat run draws nothing the run's ends do not (a step function: hundreds of
-            // points become a few dozen, which the chart paints much faster).
-            if (i > 0 && i + 1 < curve.size() && curve[i - 1].occupancy == curve[i].occupancy &&
-                curve[i + 1].occupancy == curve[i].occupancy)
-                continue;
-            points.push_back({curve[i].x, curve[i].occupancy * 100});
+        for (const OccupancyPoint& p : list[c]->points) {
+            points.push_back({p.x, p.occupancy * 100});
+            xMax = std::max(xMax, p.x);
         }
         m_lines[c]->replace(points);
         m_marks[c]->replace({QPointF(list[c]->marked.x, list[c]->marked.occupancy * 100)});
