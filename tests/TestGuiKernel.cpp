@@ -143,7 +143,8 @@ private slots:
         QVERIFY(w->hardwareView()->showsCpu());
         const CpuInfo cpu = CpuInfo::query();
         QTableWidget* features = w->hardwareView()->features();
-        QCOMPARE(features->rowCount(), 4 + static_cast<int>(cpu.caches.size())); // cores, caches, SIMD
+        // cores, caches, SIMD, and the peaks: max clock, peak FP32, memory bandwidth
+        QCOMPARE(features->rowCount(), 7 + static_cast<int>(cpu.caches.size()));
         QCOMPARE(features->item(0, 1)->text(), QString::number(cpu.logicalCpus));
         QCOMPARE(features->item(1, 1)->text(), QString::number(cpu.physicalCores));
         QSignalSpy ended(w.get(), &MainWindow::sessionEnded);

@@ -1,5 +1,7 @@
 #include "hardware/CpuInfo.h"
 
+#include "hardware/MemoryBandwidth.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -95,7 +97,12 @@ CpuInfo CpuInfo::parseCpuinfo(std::istream& in) {
             setOnce(info.vendor);
         else if (key == "cpu family")
             setOnce(info.family);
-        else if (key == "physical id")
+        else if (key == "cpu MHz") {
+            try {
+                info.maxClockMHz = std::max(info.maxClockMHz, std::stod(value));
+            } catch (...) {
+            }
+        } else if (key == "physical id")
             physical = value;
         else if (key == "core id")
             cores.insert({physical, value});
@@ -111,7 +118,37 @@ CpuInfo CpuInfo::parseCpuinfo(std::istream& in) {
                                 "avx512_vnni", "avx512_bf16", "amx_tile", "neon", "asimd", "sve"})
         if (flags.count(feature))
             info.simd.push_back(feature);
+    if (info.maxClockMHz > 0)
+        info.clockSource = "/proc/cpuinfo cpu MHz (the current clock)";
     return info;
+}
+
+int CpuInfo::fp32Lanes() const {
+    const auto has = [this](const char* name) {
+        return std::find(simd.begin(), simd.end(), name) != simd.end();
+    };
+    const auto hasFlag = [this](const char* name) {
+        return std::find(flags.begin(), flags.end(), name) != flags.end();
+    };
+    if (has("avx512f"))
+        return 16;
+    if (has("avx") || has("avx2"))
+        return 8;
+    if (has("sse4_2") || hasFlag("sse2") || has("neon") || has("asimd"))
+        return 4;
+    return 0;
+}
+
+int CpuInfo::flopsPerLanePerCycle() const {
+    const bool fma = std::find(simd.begin(), simd.end(), "fma") != simd.end() ||
+                     std::find(simd.begin(), simd.end(), "asimd") != simd.end();
+    return fma ? 4 : 2;
+}
+
+std::optional<double> CpuInfo::peakGflops() const {
+    if (physicalCores <= 0 || maxClockMHz <= 0 || fp32Lanes() == 0)
+        return std::nullopt;
+    return physicalCores * maxClockMHz / 1000.0 * fp32Lanes() * flopsPerLanePerCycle();
 }
 
 CpuInfo CpuInfo::query() {
@@ -121,6 +158,27 @@ CpuInfo CpuInfo::query() {
     if (info.physicalCores == 0)
         info.physicalCores = info.logicalCpus;
     info.caches = readCaches();
+    // kHz; cpu0's, as every core of one package has the same maximum.
+    const std::string maxFreq = readLine("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+    try {
+        if (!maxFreq.empty() && std::stod(maxFreq) > 0) {
+            info.maxClockMHz = std::stod(maxFreq) / 1000.0;
+            info.clockSource = "cpufreq cpuinfo_max_freq";
+        }
+    } catch (...) {
+    }
+    return info;
+}
+
+CpuInfo CpuInfo::queryWithBandwidth() {
+    CpuInfo info = query();
+    const MemoryBandwidth& bandwidth = MemoryBandwidth::measuredOnce();
+    if (bandwidth.gbPerSecond > 0) {
+        info.memoryBandwidthGBs = bandwidth.gbPerSecond;
+        info.memoryBandwidthSource = bandwidth.description();
+    } else {
+        info.memoryBandwidthSource = bandwidth.problem;
+    }
     return info;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "kernels/KernelSpace.h"
+#include "space/Parameter.h"
+#include "space/SearchSpace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// A config of one space (a trial of a cpu session, of a replay dataset) as a config of another kernel
+// space (the kernel's cuda variant), matched by parameter name: every target parameter takes the value of
+// the source parameter of the same name. Used to analyse a trial measured elsewhere for a GPU.
+struct ConfigMapping {
+    std::optional<SearchSpace::Index> index; // in the target's space; unset when the config cannot map
+    std::string problem;                     // one sentence saying why it cannot map, when index is unset
+    std::vector<std::string> ignored;        // source parameters the target does not have
+
+    // The source config has one value per source parameter. Fails (problem set) when a target parameter
+    // has no source parameter of its name, a value is not among the target parameter's values (numbers
+    // compare by value: 4 and 4.0 are equal), or the mapped config breaks the target's constraints.
+    static ConfigMapping of(const std::vector<Parameter>& sourceParameters, const Config& source,
+                            const KernelSpace& target);
+};
+
+} // namespace ts
