@@ -545,7 +545,8 @@ void HardwareView::refresh() {
 void HardwareView::fitLabels() {
     for (QLabel* label : {m_device, m_resources, m_rooflineNote}) {
         const int width = label->width() > 0 ? label->width() : label->sizeHint().width();
-        label->setMinimumHeight(label->heightForWidth(width));
+        // heightForWidth is -1 for an empty label.
+        label->setMinimumHeight(std::max(0, label->heightForWidth(width)));
     }
     updateGeometry();
 }

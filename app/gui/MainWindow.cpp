@@ -551,9 +551,9 @@ RunData::Info MainWindow::runInfo(const SessionPlan& task) const {
         } catch (const Error&) {
             info.problem = QString::fromStdString(task.kernel.size);
         }
-        const std::string model = CpuInfo::query().model;
-        info.device = task.backend == "cpu" ? QString::fromStdString(model.empty() ? "cpu" : model)
-                                            : QString::fromStdString(task.backend);
+        // The device's name, as the records store it, so that the Hardware view finds it in the GPU database.
+        const std::string model = task.backend == "cpu" ? CpuInfo::query().model : cudaDeviceName();
+        info.device = QString::fromStdString(model.empty() ? task.backend : model);
         return info; // no optimum: the space is not measured in advance
     }
     info.kernel = QString::fromStdString(m_dataset->kernelName);

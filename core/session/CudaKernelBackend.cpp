@@ -30,6 +30,11 @@ bool cudaDeviceAvailable() {
     return !CudaDevices::query().empty();
 }
 
+std::string cudaDeviceName() {
+    const CudaDevices devices = CudaDevices::query();
+    return devices.empty() ? std::string() : devices.devices().front().spec.name;
+}
+
 #else
 
 std::unique_ptr<Backend> makeCudaBackend(const KernelSpec&, const KernelSpace&, const CudaTuneSettings&,
@@ -40,6 +45,10 @@ std::unique_ptr<Backend> makeCudaBackend(const KernelSpec&, const KernelSpace&, 
 
 bool cudaDeviceAvailable() {
     return false;
+}
+
+std::string cudaDeviceName() {
+    return {};
 }
 
 #endif

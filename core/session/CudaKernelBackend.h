@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace ts {
 
@@ -25,5 +26,9 @@ std::unique_ptr<Backend> makeCudaBackend(const KernelSpec& spec, const KernelSpa
 
 // Whether this build has the CUDA backend and this machine a CUDA device (what a UI offers "cuda" on).
 bool cudaDeviceAvailable();
+
+// The name of the GPU model the cuda backend measures on (the first GPU's, as the runtime reports it); empty
+// without a CUDA device or backend.
+std::string cudaDeviceName();
 
 } // namespace ts
