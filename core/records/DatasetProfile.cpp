@@ -30,7 +30,8 @@ public:
         if (!root.is_object())
             fail("is not a dataset profile (its JSON is not an object)");
         DatasetProfile profile;
-        if (text(root, "format") != DatasetProfile::kFormat)
+        const auto format = root.find("format");
+        if (format == root.end() || *format != DatasetProfile::kFormat)
             fail(fmt::format("is not a dataset profile (format is not \"{}\")", DatasetProfile::kFormat));
         profile.dataset = text(root, "dataset");
         profile.datasetHash = text(root, "dataset_hash");
