@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,6 +34,8 @@ const QString kFixture = TUNESCOPE_TEST_DATA "/kt_gemm_clblast.json";
 const QString kSpecDir = TUNESCOPE_RESOURCES "/dataset-kernels/gemm_clblast";
 const QString kSpec = kSpecDir + "/kernel.json";
 const QString kBundledGemm = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
+const QString kDemo = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_A100.json.gz";
+const QString kDemoSpecDir = TUNESCOPE_RESOURCES "/dataset-kernels/dedispersion";
 
 std::string readText(const QString& path) {
     std::ifstream in(path.toStdString(), std::ios::binary);
@@ -76,7 +79,7 @@ class TestDatasetProfile : public QObject {
         QFile::remove(path);
         if (!QFile::copy(m_dataset, path))
             return "could not copy " + m_dataset.toStdString();
-        writeText(m_dir.filePath("hostile/kt_gemm_clblast.profile.json"), text);
+        writeText(m_dir.filePath("hostile/kt_gemm_clblast.profile"), text);
         const Dataset dataset = readDataset(path.toStdString());
         return errorOf([&] { DatasetProfile::companionOf(dataset); });
     }
@@ -91,7 +94,7 @@ private slots:
         m_env.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("cache"));
         m_dataset = m_dir.filePath("kt_gemm_clblast.json");
         QVERIFY(QFile::copy(kFixture, m_dataset));
-        m_profile = m_dir.filePath("kt_gemm_clblast.profile.json");
+        m_profile = m_dir.filePath("kt_gemm_clblast.profile");
         CliResult r = cli({"analyze", "--dataset", m_dataset, "--kernel-spec", kSpec, "--threads", "2"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains("profiling kt_gemm_clblast.json: 6 of 6 configs compiled"));
@@ -122,18 +125,16 @@ private slots:
         }
     }
 
-    // The profile's row of a config equals `analyze --kernel-spec` of that config alone, compiled afresh (its
-    // own cubin cache): a spec whose parameters hold only that config's values.
-    void registersAgreeWithAnalyzeOfTheConfig() {
-        const Dataset dataset = readDataset(m_dataset.toStdString());
-        const DatasetProfile p = DatasetProfile::read(m_profile.toStdString(), dataset);
-        const auto& [key, row] = *p.configs.begin();
+    // `analyze --kernel-spec --json` of one config of `dataset` alone, compiled afresh (its own cubin cache):
+    // a copy of the spec in `specDir` whose parameters hold only that config's values.
+    nlohmann::json analyzeOneConfig(const QString& specDir, const Dataset& dataset, const std::string& key,
+                                    const QString& target) {
         const Config config = dataset.space.config(*dataset.space.indexOfKey(key));
-        const QString dir = m_dir.filePath("one-config");
+        const QString dir = m_dir.filePath("one-config-" + QFileInfo(specDir).fileName());
         QDir().mkpath(dir);
-        for (const QString& file : QDir(kSpecDir).entryList(QDir::Files))
-            QVERIFY(QFile::copy(kSpecDir + "/" + file, dir + "/" + file));
-        nlohmann::json spec = nlohmann::json::parse(readText(kSpec));
+        for (const QString& file : QDir(specDir).entryList(QDir::Files))
+            QFile::copy(specDir + "/" + file, dir + "/" + file);
+        nlohmann::json spec = nlohmann::json::parse(readText(specDir + "/kernel.json"));
         for (auto& parameter : spec["variants"]["cuda"]["parameters"]) {
             const auto index = dataset.space.parameterIndex(parameter["name"].get<std::string>());
             if (!index)
@@ -144,13 +145,21 @@ private slots:
         }
         writeText(dir + "/kernel.json", spec.dump());
         QProcessEnvironment fresh = m_env;
-        fresh.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("fresh-cache"));
+        fresh.insert("TUNESCOPE_CACHE_DIR", dir + "/cache");
         CliResult r =
-            cli({"analyze", "--kernel-spec", dir + "/kernel.json", "--target", "RTX_3090", "--json"}, &fresh);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const nlohmann::json out = nlohmann::json::parse(r.out.toStdString());
+            cli({"analyze", "--kernel-spec", dir + "/kernel.json", "--target", target, "--json"}, &fresh);
+        if (r.exitCode != 0)
+            return nlohmann::json{{"error", r.err.toStdString()}};
+        return nlohmann::json::parse(r.out.toStdString());
+    }
+
+    static void compareRow(const nlohmann::json& out, const ConfigProfile& row) {
+        QVERIFY2(out.contains("configs"), out.dump().c_str());
         QCOMPARE(out["cache_hits"].get<int>(), 0);
         const nlohmann::json& one = out["configs"][0];
+        QCOMPARE(one["compiled"].get<bool>(), row.compiled);
+        if (!row.compiled)
+            return;
         QCOMPARE(one["registers"].get<int>(), row.registers);
         QCOMPARE(one["static_shared_bytes"].get<std::int64_t>(), row.staticSharedBytes);
         QCOMPARE(one["spill_stores"].get<std::int64_t>(), row.spillStores);
@@ -158,6 +167,29 @@ private slots:
         QCOMPARE(one["occupancy"].get<double>(), row.occupancy);
         QCOMPARE(QString::fromStdString(one["limited_by"].get<std::string>()),
                  QString::fromStdString(row.limitedBy));
+    }
+
+    // The profile's row of a config equals `analyze --kernel-spec` of that config alone.
+    void registersAgreeWithAnalyzeOfTheConfig() {
+        const Dataset dataset = readDataset(m_dataset.toStdString());
+        const DatasetProfile p = DatasetProfile::read(m_profile.toStdString(), dataset);
+        const auto& [key, row] = *p.configs.begin();
+        compareRow(analyzeOneConfig(kSpecDir, dataset, key, "RTX_3090"), row);
+    }
+
+    // The demo dataset's shipped profile belongs to it (hash), covers every config, and agrees with a fresh
+    // compile of three of its configs.
+    void shippedDemoProfileIsTheDatasets() {
+        const Dataset dataset = readDataset(kDemo.toStdString());
+        std::shared_ptr<const DatasetProfile> p = DatasetProfile::companionOf(dataset);
+        QVERIFY(p);
+        QCOMPARE(p->configs.size(), dataset.entries.size());
+        QCOMPARE(p->architecture, std::string("sm_80"));
+        QCOMPARE(p->gpu, std::string("A100_40GB"));
+        QCOMPARE(p->kernelSpec, std::string("dedispersion_milo"));
+        auto it = p->configs.begin();
+        for (int i = 0; i < 3; ++i, std::advance(it, static_cast<long>(p->configs.size() / 3)))
+            compareRow(analyzeOneConfig(kDemoSpecDir, dataset, it->first, "A100"), it->second);
     }
 
     void replayTrialsCarryTheProfile() {
@@ -173,6 +205,7 @@ private slots:
         for (const auto& [key, row] : profile->configs) {
             const Measurement& m = results[i++];
             QCOMPARE(m.status, MeasureStatus::Ok);
+            QVERIFY2(m.metrics.count("registers") && m.metrics.count("occupancy"), key.c_str());
             QCOMPARE(m.metrics.at("registers"), double(row.registers));
             QCOMPARE(m.metrics.at("shared_bytes"), double(row.staticSharedBytes));
             QCOMPARE(m.metrics.at("dynamic_shared_bytes"), double(row.dynamicSharedBytes));
@@ -274,7 +307,7 @@ private slots:
             text = j.dump();
         }
         const std::string error = companionError(text);
-        QVERIFY2(error.find("kt_gemm_clblast.profile.json") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("kt_gemm_clblast.profile") != std::string::npos, error.c_str());
         QVERIFY2(error.find(problem.toStdString()) != std::string::npos, error.c_str());
         QVERIFY2(error.find('\n') == std::string::npos, error.c_str());
     }
@@ -286,8 +319,7 @@ private slots:
         const QString dataset = m_dir.filePath("hostile/kt_gemm_clblast.json");
         CliResult r = cli({"tune", "--dataset", dataset, "--budget", "3", "--db", m_dir.filePath("bad.db")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("The dataset profile " +
-                                m_dir.filePath("hostile/kt_gemm_clblast.profile.json") +
+        QVERIFY2(r.err.contains("The dataset profile " + m_dir.filePath("hostile/kt_gemm_clblast.profile") +
                                 " is not valid JSON"),
                  qPrintable(r.err));
     }
@@ -345,7 +377,7 @@ private slots:
     // Ctrl-C while a large space compiles: exit 130 after the batch in flight, no profile and no temporary
     // left, and an earlier profile at --out stays as it was.
     void ctrlCStopsWithoutWriting() {
-        const QString out = m_dir.filePath("cancel/gemm.profile.json");
+        const QString out = m_dir.filePath("cancel/gemm.profile");
         QDir().mkpath(m_dir.filePath("cancel"));
         writeText(out, "earlier");
         QProcess process;

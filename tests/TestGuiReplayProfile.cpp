@@ -1,6 +1,7 @@
 // Acceptance of static profiles in the GUI: a replay dataset whose companion profile was made by
-// `tunescope-cli analyze --dataset` (real NVRTC) is opened and replayed in the window; every replayed trial
-// selected shows the profile's registers in the Hardware view and its three occupancy curves have points.
+// `tunescope-cli analyze --dataset` (real NVRTC), and the bundled demo whose profile ships, are opened and
+// replayed in the window; every replayed trial selected shows the profile's registers and occupancy in the
+// Hardware view and its three occupancy curves have points.
 #include "CliRun.h"
 
 #include "ErrorReporter.h"
@@ -16,6 +17,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -32,46 +34,23 @@ class TestGuiReplayProfile : public QObject {
 
     QTemporaryDir m_dir;
 
-private slots:
-    void initTestCase() {
-#ifndef TUNESCOPE_WITH_CUDA
-        QSKIP("This build has no CUDA backend (TUNESCOPE_WITH_CUDA): there is no NVRTC to make the profile "
-              "with.");
-#endif
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("TunescopeTest");
-        QCoreApplication::setApplicationName("TestGuiReplayProfile");
-        QSettings().clear();
-        QVERIFY(m_dir.isValid());
-    }
-
-    void hardwareViewDrawsEveryReplayedTrialFromTheProfile() {
-        if (!OccupancyCalculator::available())
-            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
-        const QString dataset = m_dir.filePath("kt_gemm_clblast.json");
-        QVERIFY(QFile::copy(TUNESCOPE_TEST_DATA "/kt_gemm_clblast.json", dataset));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("cache"));
-        CliResult r =
-            runCli({"analyze", "--dataset", dataset, "--kernel-spec",
-                    TUNESCOPE_RESOURCES "/dataset-kernels/gemm_clblast/kernel.json", "--threads", "2"},
-                   env);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const Dataset data = readDataset(dataset.toStdString());
-        const DatasetProfile profile = DatasetProfile::read(DatasetProfile::companionPath(data.path), data);
-
+    // Replays `budget` trials of `dataset` in the window and checks, for each trial selected, that the
+    // Hardware view shows the profile's registers and occupancy and draws its three occupancy curves.
+    void replayAndCheck(const QString& dataset, const Dataset& data, const DatasetProfile& profile,
+                        const std::string& strategy, int budget) {
         MainWindow window;
         window.errors().setInteractive(false);
-        window.setDatabasePath(m_dir.filePath("records.db"));
+        window.setDatabasePath(m_dir.filePath(QFileInfo(dataset).fileName() + ".db"));
         window.resize(1500, 950);
         window.show();
         QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
         window.openDataset(dataset);
         QVERIFY(loaded.wait(30000));
         SessionPlan task = window.taskPanel()->task();
-        task.strategy = "brute_force";
+        task.strategy = strategy;
         task.options.clear();
-        task.budget = 6;
+        task.budget = budget;
+        task.seed = 5;
         task.mode = SpaceMode::Constrained;
         window.taskPanel()->setTask(task);
         QSignalSpy ended(&window, &MainWindow::sessionEnded);
@@ -79,7 +58,7 @@ private slots:
         QVERIFY(ended.wait(60000));
         QCOMPARE(ended.first().first().toString(), QString("completed"));
         const std::vector<Trial>& trials = window.runData().trials();
-        QCOMPARE(trials.size(), profile.configs.size());
+        QCOMPARE(trials.size(), static_cast<std::size_t>(budget));
 
         QVERIFY(window.showView("hardware"));
         HardwareView* view = window.hardwareView();
@@ -105,6 +84,51 @@ private slots:
                 QCOMPARE(static_cast<QXYSeries*>(series[1])->count(), 1);
             }
         }
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("TunescopeTest");
+        QCoreApplication::setApplicationName("TestGuiReplayProfile");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    // A profile made here by the CLI (real NVRTC) for a cut of the CLBlast GEMM dataset.
+    void hardwareViewDrawsEveryReplayedTrialFromTheProfile() {
+#ifndef TUNESCOPE_WITH_CUDA
+        QSKIP("This build has no CUDA backend (TUNESCOPE_WITH_CUDA): there is no NVRTC to make the profile "
+              "with.");
+#endif
+        if (!OccupancyCalculator::available())
+            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
+        const QString dataset = m_dir.filePath("kt_gemm_clblast.json");
+        QVERIFY(QFile::copy(TUNESCOPE_TEST_DATA "/kt_gemm_clblast.json", dataset));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("cache"));
+        CliResult r =
+            runCli({"analyze", "--dataset", dataset, "--kernel-spec",
+                    TUNESCOPE_RESOURCES "/dataset-kernels/gemm_clblast/kernel.json", "--threads", "2"},
+                   env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const Dataset data = readDataset(dataset.toStdString());
+        const DatasetProfile profile = DatasetProfile::read(DatasetProfile::companionPath(data.path), data);
+
+        replayAndCheck(dataset, data, profile, "brute_force", 6);
+        QVERIFY(!QTest::currentTestFailed());
+    }
+
+    // The bundled demo whose profile ships (resources/datasets/dedispersion_milo_A100.profile).
+    void shippedDemoProfileIsDrawn() {
+        if (!OccupancyCalculator::available())
+            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
+        const QString dataset = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_A100.json.gz";
+        const Dataset data = readDataset(dataset.toStdString());
+        const std::shared_ptr<const DatasetProfile> profile = DatasetProfile::companionOf(data);
+        QVERIFY(profile);
+        replayAndCheck(dataset, data, *profile, "random_sample", 12);
+        QVERIFY(!QTest::currentTestFailed());
     }
 };
 

@@ -152,7 +152,7 @@ std::filesystem::path DatasetProfile::companionPath(const std::filesystem::path&
             name.resize(name.size() - std::string(suffix).size());
             break;
         }
-    return dataset.parent_path() / (name + ".profile.json");
+    return dataset.parent_path() / (name + ".profile");
 }
 
 std::string DatasetProfile::toJson() const {

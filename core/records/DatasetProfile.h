@@ -42,7 +42,8 @@ struct DatasetProfile {
     std::string gpu;                              // GPU database id the occupancy is computed on
     std::map<std::string, ConfigProfile> configs; // by the dataset's config key
 
-    // "D.profile.json" for a dataset "D.json.gz" or "D.json", next to it.
+    // "D.profile" for a dataset "D.json.gz" or "D.json", next to it (JSON, but not named *.json, so that
+    // folders listing datasets do not take it for one).
     static std::filesystem::path companionPath(const std::filesystem::path& dataset);
 
     std::string toJson() const;
