@@ -288,9 +288,9 @@ void addAnalyzeCommand(CLI::App& app) {
     cmd->add_option("--dataset", options->dataset,
                     "Make the static profile of this replay dataset: compile each of its configs with the "
                     "--kernel-spec whose cuda parameters are the dataset's (see docs/gpu.md)");
-    cmd->add_option(
-        "--out", options->out,
-        "With --dataset: the profile file (default: the dataset's name with .profile for .json.gz, next to it)");
+    cmd->add_option("--out", options->out,
+                    "With --dataset: the profile file (default: the dataset's name with .profile for "
+                    ".json.gz, next to it)");
     cmd->add_option("--threads", options->threads, "Compile threads (default: one per core)");
     cmd->callback([options] { runAnalyze(*options); });
 }
