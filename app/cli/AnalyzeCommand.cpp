@@ -5,11 +5,20 @@
 #include "kernels/KernelSizes.h"
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpecReader.h"
+#include "records/DatasetProfile.h"
+#include "records/DatasetReader.h"
 #include "util/Error.h"
+#include "util/OutputFile.h"
 #ifdef TUNESCOPE_WITH_CUDA
+#include "InterruptSignals.h"
+#include "Interrupted.h"
 #include "cuda/CudaDevices.h"
 #include "cuda/CudaStaticAnalyzer.h"
+#include "cuda/DatasetProfiler.h"
 #endif
+
+#include <chrono>
+#include <cstdio>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -32,6 +41,9 @@ struct AnalyzeOptions {
     bool all = false;
     std::uint64_t seed = 1;
     bool json = false;
+    std::string dataset;
+    std::string out;
+    std::size_t threads = 0;
 };
 
 [[maybe_unused]] KernelSpec loadSpec(const AnalyzeOptions& options) {
@@ -114,7 +126,64 @@ nlohmann::json profileJson(const KernelSpace& space, const StaticProfile& p) {
     return j;
 }
 
+// The static profile of a replay dataset (DatasetProfiler), written atomically to its companion file (or
+// --out) once every config is compiled; Ctrl-C stops it between batches and writes nothing.
+void runDatasetProfile(const AnalyzeOptions& options) {
+    if (!options.size.empty() || options.all)
+        throw Error(
+            "--size and --all do not apply to --dataset: every config of the dataset is compiled at its "
+            "problem size.");
+    const KernelSpec spec = loadSpec(options);
+    const Dataset dataset = readDataset(options.dataset);
+    const GpuSpec gpu = options.target.empty() ? DatasetProfiler::datasetGpu(dataset)
+                                               : GpuDatabase::builtin().get(options.target);
+    const DatasetProfiler profiler(dataset, spec, gpu);
+    const std::string target =
+        options.out.empty() ? DatasetProfile::companionPath(dataset.path).string() : options.out;
+    OutputFile output(target, "dataset profile"); // refuses an unwritable target before compiling
+    output.protect(dataset.path);
+    NvrtcCompiler compiler;
+    InterruptSignals signals;
+    const auto started = std::chrono::steady_clock::now();
+    auto last = started - std::chrono::seconds(1);
+    DatasetProfiler::Options run;
+    run.architecture = options.architecture;
+    run.threads = options.threads;
+    run.stopRequested = [] { return InterruptSignals::received() != 0; };
+    run.progress = [&](std::size_t done, std::size_t total) {
+        const auto now = std::chrono::steady_clock::now();
+        if (done < total && now - last < std::chrono::milliseconds(500))
+            return;
+        last = now;
+        const double seconds = std::chrono::duration<double>(now - started).count();
+        fmt::print(stderr, "\rprofiling {}: {} of {} configs compiled ({} from the cubin cache), {:.0f} s{}",
+                   dataset.path.filename().string(), done, total, compiler.hits(), seconds,
+                   done == total ? "\n" : "");
+        std::fflush(stderr);
+    };
+    const std::optional<DatasetProfile> profile = profiler.profile(compiler, run);
+    if (!profile) {
+        const int signal = InterruptSignals::received();
+        fmt::print(stderr, "\n");
+        throw Interrupted(signal,
+                          fmt::format("analyze stopped by {} before every config was compiled; {} was not "
+                                      "written (the compiled configs stay in the cubin cache, so a rerun "
+                                      "continues where this one stopped).",
+                                      InterruptSignals::name(signal), target));
+    }
+    output.write(profile->toJson());
+    output.commit();
+    const auto failed = std::count_if(profile->configs.begin(), profile->configs.end(),
+                                      [](const auto& c) { return !c.second.compiled; });
+    fmt::print("{}: {} configs of {} compiled for {} ({} did not compile), occupancy on {}\n", target,
+               profile->configs.size(), profile->dataset, profile->architecture, failed, profile->gpu);
+}
+
 void runAnalyze(const AnalyzeOptions& options) {
+    if (!options.dataset.empty())
+        return runDatasetProfile(options);
+    if (!options.out.empty())
+        throw Error("--out names the profile file of --dataset, which was not given.");
     const KernelSpec spec = loadSpec(options);
     const ProblemSize size = options.size.empty() ? spec.defaultSize() : parseProblemSize(spec, options.size);
     const KernelSpace space(spec, "cuda", size);
@@ -216,6 +285,13 @@ void addAnalyzeCommand(CLI::App& app) {
                     "Compile for this architecture (sm_90) instead of the target's");
     cmd->add_option("--seed", options->seed, "Seed of the config sample");
     cmd->add_flag("--json", options->json, "Machine-readable output");
+    cmd->add_option("--dataset", options->dataset,
+                    "Make the static profile of this replay dataset: compile each of its configs with the "
+                    "--kernel-spec whose cuda parameters are the dataset's (see docs/gpu.md)");
+    cmd->add_option("--out", options->out,
+                    "With --dataset: the profile file (default: the dataset's name with .profile for "
+                    ".json.gz, next to it)");
+    cmd->add_option("--threads", options->threads, "Compile threads (default: one per core)");
     cmd->callback([options] { runAnalyze(*options); });
 }
 

@@ -4,8 +4,9 @@
 
 namespace ts {
 
-ReplayBackend::ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stochastic, std::uint64_t seed)
-    : m_dataset(std::move(dataset)), m_stochastic(stochastic), m_rng(seed) {
+ReplayBackend::ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stochastic, std::uint64_t seed,
+                             std::shared_ptr<const DatasetProfile> profile)
+    : m_dataset(std::move(dataset)), m_profile(std::move(profile)), m_stochastic(stochastic), m_rng(seed) {
     if (!m_dataset) {
         throw Error("The replay backend needs a dataset, but none was given.");
     }
@@ -52,6 +53,12 @@ Measurement ReplayBackend::lookup(const Config& config) {
     if (m_stochastic && result.status == MeasureStatus::Ok && !result.samples.empty()) {
         std::uniform_int_distribution<std::size_t> pick(0, result.samples.size() - 1);
         result.objective = result.samples[pick(m_rng)];
+    }
+    if (m_profile) {
+        const auto profiled = m_profile->configs.find(space.key(*index));
+        if (profiled != m_profile->configs.end())
+            for (const auto& [name, value] : DatasetProfile::metrics(profiled->second))
+                result.metrics.insert_or_assign(name, value);
     }
     return result;
 }

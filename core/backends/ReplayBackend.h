@@ -2,6 +2,7 @@
 
 #include "backends/Backend.h"
 #include "records/Dataset.h"
+#include "records/DatasetProfile.h"
 
 #include <cstdint>
 #include <memory>
@@ -11,10 +12,12 @@ namespace ts {
 
 // Measures configs by looking them up in a dataset measured by someone else. Deterministic: the recorded
 // mean, or in stochastic mode one recorded sample drawn with a generator seeded once at construction.
+// With a static profile of the dataset (DatasetProfile), a config's profiled resources and occupancy are
+// its measurement's metrics.
 class ReplayBackend : public Backend {
 public:
     explicit ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stochastic = false,
-                           std::uint64_t seed = 0);
+                           std::uint64_t seed = 0, std::shared_ptr<const DatasetProfile> profile = nullptr);
 
     std::string name() const override;
     // The dataset's device name, or "replay:<file name>" when the file names no device.
@@ -24,6 +27,8 @@ public:
     std::vector<Measurement> measure(std::span<const Config> batch) override;
 
     const Dataset& dataset() const { return *m_dataset; }
+    // Null when the dataset has no profile.
+    const DatasetProfile* profile() const { return m_profile.get(); }
 
     static constexpr const char* kAbsentLog =
         "not in the dataset (did not satisfy the restrictions or was never measured)";
@@ -32,6 +37,7 @@ private:
     Measurement lookup(const Config& config);
 
     std::shared_ptr<const Dataset> m_dataset;
+    std::shared_ptr<const DatasetProfile> m_profile;
     bool m_stochastic = false;
     std::mt19937_64 m_rng;
 };

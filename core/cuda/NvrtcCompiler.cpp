@@ -28,9 +28,10 @@ namespace {
 // Bumped when the layout of an entry or the meaning of its hash changes.
 constexpr const char* kCacheFormat = "tunescope-cubin-1";
 
+// Files a source may include from its folder; .opencl: CLBlast's kernels, compiled through cl_to_cuda.h.
 bool isHeader(const std::filesystem::path& file) {
     const std::string ext = file.extension().string();
-    return ext == ".h" || ext == ".cuh" || ext == ".hpp" || ext == ".hh" || ext == ".inc";
+    return ext == ".h" || ext == ".cuh" || ext == ".hpp" || ext == ".hh" || ext == ".inc" || ext == ".opencl";
 }
 
 std::string readText(const std::filesystem::path& file) {

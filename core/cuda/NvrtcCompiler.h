@@ -31,8 +31,8 @@ struct CudaBuildResult {
 
 // Compiles kernel sources to cubins with NVRTC (no GPU needed) and parses ptxas' resource report. Results,
 // failures included, are cached on disk by a content hash of the source, the headers next to it (*.h,
-// *.cuh, *.hpp, *.inc), the options, the architecture and NVRTC's version, so a config is compiled once
-// per target. Entries are written to a temporary name and renamed (safe across threads and processes).
+// *.cuh, *.hpp, *.inc, *.opencl), the options, the architecture and NVRTC's version, so a config is compiled
+// once per target. Entries are written to a temporary name and renamed (safe across threads and processes).
 // Thread-safe; compileAll() compiles in parallel.
 class NvrtcCompiler {
 public:

@@ -101,7 +101,8 @@ void PreparedSession::buildTarget() {
                     ? loaded
                     : std::make_shared<const Dataset>(restrictDataset(*loaded, m_plan.constraints));
     m_kernelName = m_dataset->kernelName;
-    m_replay = std::make_unique<ReplayBackend>(m_dataset, m_plan.stochastic, m_plan.seed);
+    m_replay = std::make_unique<ReplayBackend>(m_dataset, m_plan.stochastic, m_plan.seed,
+                                               DatasetProfile::companionOf(*loaded));
     m_backendInUse = m_replay.get();
 }
 

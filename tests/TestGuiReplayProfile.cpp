@@ -1,0 +1,136 @@
+// Acceptance of static profiles in the GUI: a replay dataset whose companion profile was made by
+// `tunescope-cli analyze --dataset` (real NVRTC), and the bundled demo whose profile ships, are opened and
+// replayed in the window; every replayed trial selected shows the profile's registers and occupancy in the
+// Hardware view and its three occupancy curves have points.
+#include "CliRun.h"
+
+#include "ErrorReporter.h"
+#include "HardwareView.h"
+#include "MainWindow.h"
+#include "RunData.h"
+#include "TaskPanel.h"
+
+#include "hardware/OccupancyCalculator.h"
+#include "records/DatasetProfile.h"
+#include "records/DatasetReader.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QXYSeries>
+#include <QtTest>
+
+using namespace ts;
+using namespace ts::gui;
+using namespace ts::test;
+
+class TestGuiReplayProfile : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    // Replays `budget` trials of `dataset` in the window and checks, for each trial selected, that the
+    // Hardware view shows the profile's registers and occupancy and draws its three occupancy curves.
+    void replayAndCheck(const QString& dataset, const Dataset& data, const DatasetProfile& profile,
+                        const std::string& strategy, int budget) {
+        MainWindow window;
+        window.errors().setInteractive(false);
+        window.setDatabasePath(m_dir.filePath(QFileInfo(dataset).fileName() + ".db"));
+        window.resize(1500, 950);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+        window.openDataset(dataset);
+        QVERIFY(loaded.wait(30000));
+        SessionPlan task = window.taskPanel()->task();
+        task.strategy = strategy;
+        task.options.clear();
+        task.budget = budget;
+        task.seed = 5;
+        task.mode = SpaceMode::Constrained;
+        window.taskPanel()->setTask(task);
+        QSignalSpy ended(&window, &MainWindow::sessionEnded);
+        QVERIFY(window.startSession());
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(ended.first().first().toString(), QString("completed"));
+        const std::vector<Trial>& trials = window.runData().trials();
+        QCOMPARE(trials.size(), static_cast<std::size_t>(budget));
+
+        QVERIFY(window.showView("hardware"));
+        HardwareView* view = window.hardwareView();
+        QVERIFY(view->gpu().has_value());
+        for (int row = 0; row < static_cast<int>(trials.size()); ++row) {
+            window.runData().select(row);
+            view->refreshIfNeeded(true);
+            const Trial& trial = trials[static_cast<std::size_t>(row)];
+            const std::string key = data.space.key(*data.space.indexOf(trial.config));
+            const ConfigProfile& expected = profile.configs.at(key);
+            const QString text = view->resources()->text();
+            QVERIFY2(text.contains(QString("Trial %1: %2 registers per thread")
+                                       .arg(trial.number + 1)
+                                       .arg(expected.registers)),
+                     qPrintable(text));
+            QVERIFY2(text.contains(QString("Occupancy %1%").arg(expected.occupancy * 100, 0, 'f', 1)),
+                     qPrintable(text));
+            for (int c = 0; c < 3; ++c) {
+                const auto series = view->curveChart(c)->chart()->series();
+                QVERIFY(series.size() >= 2);
+                QVERIFY2(static_cast<QXYSeries*>(series[0])->count() > 0,
+                         qPrintable(QString("curve %1").arg(c)));
+                QCOMPARE(static_cast<QXYSeries*>(series[1])->count(), 1);
+            }
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("TunescopeTest");
+        QCoreApplication::setApplicationName("TestGuiReplayProfile");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    // A profile made here by the CLI (real NVRTC) for a cut of the CLBlast GEMM dataset.
+    void hardwareViewDrawsEveryReplayedTrialFromTheProfile() {
+#ifndef TUNESCOPE_WITH_CUDA
+        QSKIP("This build has no CUDA backend (TUNESCOPE_WITH_CUDA): there is no NVRTC to make the profile "
+              "with.");
+#endif
+        if (!OccupancyCalculator::available())
+            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
+        const QString dataset = m_dir.filePath("kt_gemm_clblast.json");
+        QVERIFY(QFile::copy(TUNESCOPE_TEST_DATA "/kt_gemm_clblast.json", dataset));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("cache"));
+        CliResult r =
+            runCli({"analyze", "--dataset", dataset, "--kernel-spec",
+                    TUNESCOPE_RESOURCES "/dataset-kernels/gemm_clblast/kernel.json", "--threads", "2"},
+                   env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const Dataset data = readDataset(dataset.toStdString());
+        const DatasetProfile profile = DatasetProfile::read(DatasetProfile::companionPath(data.path), data);
+
+        replayAndCheck(dataset, data, profile, "brute_force", 6);
+        QVERIFY(!QTest::currentTestFailed());
+    }
+
+    // The bundled demo whose profile ships (resources/datasets/dedispersion_milo_A100.profile).
+    void shippedDemoProfileIsDrawn() {
+        if (!OccupancyCalculator::available())
+            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
+        const QString dataset = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_A100.json.gz";
+        const Dataset data = readDataset(dataset.toStdString());
+        const std::shared_ptr<const DatasetProfile> profile = DatasetProfile::companionOf(data);
+        QVERIFY(profile);
+        replayAndCheck(dataset, data, *profile, "random_sample", 12);
+        QVERIFY(!QTest::currentTestFailed());
+    }
+};
+
+QTEST_MAIN(TestGuiReplayProfile)
+#include "TestGuiReplayProfile.moc"
