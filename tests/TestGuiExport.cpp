@@ -210,7 +210,7 @@ private slots:
         const QString texts = content.texts.join('|');
         QVERIFY2(texts.contains("Best so far vs evaluations"), qPrintable(texts));
         QVERIFY2(texts.contains("evaluations|") || content.texts.contains("evaluations"), qPrintable(texts));
-        QVERIFY2(texts.contains("best time (ms)"), qPrintable(texts));
+        QVERIFY2(texts.contains("best (ms)"), qPrintable(texts));
     }
 
     void paintedChartsToPngAndSvg() {

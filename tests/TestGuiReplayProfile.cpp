@@ -16,9 +16,11 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -70,9 +72,10 @@ class TestGuiReplayProfile : public QObject {
             const std::string key = data.space.key(*data.space.indexOf(trial.config));
             const ConfigProfile& expected = profile.configs.at(key);
             const QString text = view->resources()->text();
-            QVERIFY2(text.contains(QString("Trial %1: %2 registers per thread")
-                                       .arg(trial.number + 1)
-                                       .arg(expected.registers)),
+            // "Trial 3: ..." or "Trial 3 (measured on GPU): ..."
+            QVERIFY2(text.contains(QRegularExpression(QString("Trial %1\\b.*: %2 registers per thread")
+                                                          .arg(trial.number + 1)
+                                                          .arg(expected.registers))),
                      qPrintable(text));
             QVERIFY2(text.contains(QString("Occupancy %1%").arg(expected.occupancy * 100, 0, 'f', 1)),
                      qPrintable(text));
@@ -117,6 +120,69 @@ private slots:
 
         replayAndCheck(dataset, data, profile, "brute_force", 6);
         QVERIFY(!QTest::currentTestFailed());
+    }
+
+    // A replay dataset without a profile whose kernel is a dataset kernel (CLBlast's Xgemm): the Hardware
+    // view compiles the selected trial's config itself, and shows what the CLI's profile of the dataset says.
+    void replayWithoutProfileIsAnalysedFromTheDatasetKernel() {
+#ifndef TUNESCOPE_WITH_CUDA
+        QSKIP("This build has no CUDA backend (TUNESCOPE_WITH_CUDA): there is no NVRTC to analyse with.");
+#endif
+        if (!OccupancyCalculator::available())
+            QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
+        QVERIFY(QDir().mkpath(m_dir.filePath("bare")));
+        const QString dataset = m_dir.filePath("bare/kt_gemm_clblast.json");
+        QVERIFY(QFile::copy(TUNESCOPE_TEST_DATA "/kt_gemm_clblast.json", dataset));
+        const QString expectedFile = m_dir.filePath("expected.profile");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TUNESCOPE_CACHE_DIR", m_dir.filePath("cache-expected"));
+        const CliResult r =
+            runCli({"analyze", "--dataset", dataset, "--kernel-spec",
+                    TUNESCOPE_RESOURCES "/dataset-kernels/gemm_clblast/kernel.json", "--out", expectedFile},
+                   env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const Dataset data = readDataset(dataset.toStdString());
+        const DatasetProfile expected = DatasetProfile::read(expectedFile.toStdString(), data);
+        QVERIFY(!DatasetProfile::companionOf(data)); // the window has no profile to read
+
+        MainWindow window;
+        window.errors().setInteractive(false);
+        window.setDatabasePath(m_dir.filePath("bare.db"));
+        window.resize(1500, 950);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+        window.openDataset(dataset);
+        QVERIFY(loaded.wait(30000));
+        SessionPlan task = window.taskPanel()->task();
+        task.strategy = "brute_force";
+        task.options.clear();
+        task.budget = 3;
+        task.mode = SpaceMode::Constrained;
+        window.taskPanel()->setTask(task);
+        QSignalSpy ended(&window, &MainWindow::sessionEnded);
+        QVERIFY(window.startSession());
+        QVERIFY(ended.wait(60000));
+        QVERIFY(window.showView("hardware"));
+        HardwareView* view = window.hardwareView();
+        const std::vector<Trial>& trials = window.runData().trials();
+        QVERIFY(!trials.empty());
+        for (int row = 0; row < static_cast<int>(trials.size()); ++row) {
+            const Trial& trial = trials[static_cast<std::size_t>(row)];
+            QVERIFY(!trial.measurement.metrics.count("registers")); // replayed: times only
+            window.runData().select(row);
+            const ConfigProfile& want =
+                expected.configs.at(data.space.key(*data.space.indexOf(trial.config)));
+            const QRegularExpression registers(QString("Trial %1\\b.*: %2 registers per thread")
+                                                   .arg(trial.number + 1)
+                                                   .arg(want.registers));
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                view->resources()->text().contains(registers),
+                qPrintable(view->resources()->text() + " (wanted: " + registers.pattern() + ")"), 60000);
+            QVERIFY2(view->resources()->text().contains(
+                         QString("Occupancy %1%").arg(want.occupancy * 100, 0, 'f', 1)),
+                     qPrintable(view->resources()->text()));
+            QCOMPARE(static_cast<QXYSeries*>(view->curveChart(0)->chart()->series()[1])->count(), 1);
+        }
     }
 
     // The bundled demo whose profile ships (resources/datasets/dedispersion_milo_A100.profile).

@@ -188,6 +188,34 @@ private slots:
             std::string(
                 "The config breaks the constraints of kernel gemm's cuda variant at this problem size."));
     }
+
+    // A dataset kernel's mapping: target parameters the source lacks take the target's defaults, the others
+    // the source's values.
+    void missingParametersTakeDefaultsWhenAsked() {
+        const KernelSpace cuda(gemm(), "cuda", gemm().defaultSize());
+        const std::vector<Parameter>& all = cuda.space().parameters();
+        const Config defaults = cuda.space().config(*cuda.defaultIndex());
+        // The source has only BM (= 128) and PAD (= 0).
+        std::vector<Parameter> source;
+        Config config;
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].name == "BM" || all[i].name == "PAD") {
+                source.push_back(all[i]);
+                config.emplace_back(std::int64_t(all[i].name == "BM" ? 128 : 0));
+            }
+        QVERIFY(!ConfigMapping::of(source, config, cuda).index);
+        const ConfigMapping m =
+            ConfigMapping::of(source, config, cuda, ConfigMapping::MissingParameters::TakeDefaults);
+        QVERIFY2(m.index.has_value(), m.problem.c_str());
+        QCOMPARE(m.defaulted.size(), all.size() - 2);
+        const Config mapped = cuda.space().config(*m.index);
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const std::string expected = all[i].name == "BM"    ? std::string("128")
+                                         : all[i].name == "PAD" ? std::string("0")
+                                                                : toString(defaults[i]);
+            QCOMPARE(toString(mapped[i]), expected);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHardwareAnalysis)

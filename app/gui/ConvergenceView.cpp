@@ -184,7 +184,7 @@ void ConvergenceView::setLogScale(bool log) {
 void ConvergenceView::rebuildYAxes() {
     for (int c = 0; c < 2; ++c) {
         QChart* chart = m_views[c]->chart();
-        QAbstractAxis* axis = charts::makeAxis(tr("best time (ms)"), m_logScale);
+        QAbstractAxis* axis = charts::makeAxis(tr("best (ms)"), m_logScale);
         for (Run& run : m_runs) {
             QList<QPointF> points = run.series[c]->points();
             for (QPointF& p : points)

@@ -157,7 +157,10 @@ template <typename Request> HardwareAnalysis analyse(const Request& request) {
 #ifdef TUNESCOPE_WITH_CUDA
     try {
         const std::shared_ptr<const KernelSpace> space = cudaSpace(request.spec, request.size);
-        const ConfigMapping mapping = ConfigMapping::of(request.parameters, request.config, *space);
+        const ConfigMapping mapping =
+            ConfigMapping::of(request.parameters, request.config, *space,
+                              request.datasetKernel ? ConfigMapping::MissingParameters::TakeDefaults
+                                                    : ConfigMapping::MissingParameters::Fail);
         for (const std::string& name : mapping.ignored)
             a.ignored << QString::fromStdString(name);
         if (!mapping.index) {
@@ -612,8 +615,8 @@ bool HardwareView::showMeasured(const Trial& t, const GpuSpec& gpu) {
     return true;
 }
 
-// The run's kernel from the catalog, by the name the run records; null (and `problem` set) when the
-// catalog has no such kernel. Looked up once per name.
+// The run's kernel from the catalog, by the name the run records, else the dataset kernel whose cuda entry
+// function has that name; null (and `problem` set) when neither has it. Looked up once per name.
 std::shared_ptr<const KernelSpec> HardwareView::runSpec(QString* problem) {
     const QString name = data().info().kernel;
     auto it = m_specs.find(name);
@@ -622,13 +625,20 @@ std::shared_ptr<const KernelSpec> HardwareView::runSpec(QString* problem) {
         try {
             spec = std::make_shared<const KernelSpec>(KernelCatalog().find(name.toStdString()));
         } catch (const std::exception&) {
+            // A replay dataset names the measured function: the specs of the bundled datasets' sources
+            // (resources/dataset-kernels, see docs/gpu.md) describe how its configs compile.
+            const KernelCatalog datasetKernels({TUNESCOPE_RESOURCE_DIR "/dataset-kernels"});
+            if (const KernelSpec* found = datasetKernels.findByEntry("cuda", name.toStdString())) {
+                spec = std::make_shared<const KernelSpec>(*found);
+                m_datasetKernels.insert(name);
+            }
         }
         it = m_specs.emplace(name, std::move(spec)).first;
     }
     if (!it->second && problem)
         *problem = name.isEmpty() ? tr("The run names no kernel, so it has no CUDA variant to analyse.")
-                                  : tr("Kernel %1 is not in the kernel catalog, so its CUDA variant is "
-                                       "unknown.")
+                                  : tr("Kernel %1 is neither in the kernel catalog nor a dataset kernel "
+                                       "(resources/dataset-kernels), so its CUDA variant is unknown.")
                                         .arg(name);
     return it->second;
 }
@@ -660,6 +670,7 @@ void HardwareView::requestAnalysis(int row, const GpuSpec& gpu) {
 #endif
     Request request;
     request.spec = spec;
+    request.datasetKernel = m_datasetKernels.count(data().info().kernel) > 0;
     request.size = runSize(*spec);
     request.parameters = data().parameters();
     request.config = t.config;

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 class QAbstractAxis;
 class QChartView;
@@ -130,6 +131,7 @@ private:
         std::vector<Parameter> parameters;
         Config config;
         GpuSpec gpu;
+        bool datasetKernel = false; // parameters the dataset lacks take the spec's defaults
     };
 
     std::optional<GpuSpec> m_gpu;
@@ -158,6 +160,7 @@ private:
     std::optional<Request> m_next;
     std::map<QString, HardwareAnalysis> m_results;
     std::map<QString, std::shared_ptr<const KernelSpec>> m_specs; // by kernel name; null: not in the catalog
+    std::set<QString> m_datasetKernels;                           // names whose spec is a dataset kernel's
 
     // Roofline.
     QWidget* m_rooflinePane;

@@ -24,7 +24,7 @@ std::string joined(const std::vector<std::string>& names) {
 } // namespace
 
 ConfigMapping ConfigMapping::of(const std::vector<Parameter>& sourceParameters, const Config& source,
-                                const KernelSpace& target) {
+                                const KernelSpace& target, MissingParameters missing) {
     ConfigMapping m;
     const std::string where =
         fmt::format("kernel {}'s {} variant", target.kernelName(), target.variant().backend);
@@ -42,6 +42,13 @@ ConfigMapping ConfigMapping::of(const std::vector<Parameter>& sourceParameters, 
     for (const Parameter& w : wanted)
         if (!sourceOf(w))
             absent.push_back(w.name);
+    const std::optional<SearchSpace::Index> defaults =
+        missing == MissingParameters::TakeDefaults ? target.defaultIndex() : std::nullopt;
+    const Config defaultConfig = defaults ? target.space().config(*defaults) : Config{};
+    if (defaults) {
+        m.defaulted = absent;
+        absent.clear();
+    }
     if (!absent.empty()) {
         std::vector<std::string> names;
         for (const Parameter& p : sourceParameters)
@@ -51,8 +58,10 @@ ConfigMapping ConfigMapping::of(const std::vector<Parameter>& sourceParameters, 
         return m;
     }
     Config config;
-    for (const Parameter& w : wanted) {
-        const Value& value = *sourceOf(w);
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+        const Parameter& w = wanted[i];
+        const Value* given = sourceOf(w);
+        const Value& value = given ? *given : defaultConfig[i];
         const auto match = std::find_if(w.values.begin(), w.values.end(),
                                         [&](const Value& v) { return sameValue(v, value); });
         if (match == w.values.end()) {

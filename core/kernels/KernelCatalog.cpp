@@ -96,6 +96,15 @@ void KernelCatalog::load(const std::filesystem::path& specFile) {
     m_kernels.push_back(std::move(spec));
 }
 
+const KernelSpec* KernelCatalog::findByEntry(const std::string& backend, const std::string& entry) const {
+    for (const auto& kernel : m_kernels) {
+        const KernelVariant* variant = kernel.variant(backend);
+        if (variant && variant->entry == entry)
+            return &kernel;
+    }
+    return nullptr;
+}
+
 const KernelSpec& KernelCatalog::find(const std::string& name) const {
     for (const auto& kernel : m_kernels) {
         if (kernel.name == name) {

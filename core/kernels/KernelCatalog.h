@@ -30,6 +30,9 @@ public:
 
     // Throws Error listing the known kernels when there is no kernel of that name.
     const KernelSpec& find(const std::string& name) const;
+    // The first kernel (by name) whose `backend` variant's entry function is `entry` (a replay dataset names
+    // its kernel by the function that was measured, e.g. Xgemm); null when none.
+    const KernelSpec* findByEntry(const std::string& backend, const std::string& entry) const;
 
 private:
     struct Failure {
