@@ -253,8 +253,7 @@ HardwareView::HardwareView(RunData& data, QWidget* parent)
     m_grid->setContentsMargins(0, 0, 0, 0);
     const QString titles[3] = {tr("Occupancy vs threads per block"), tr("Occupancy vs registers per thread"),
                                tr("Occupancy vs shared memory per block")};
-    const QString units[3] = {tr("threads per block"), tr("registers per thread"),
-                              tr("shared memory (bytes)")};
+    const QString units[3] = {tr("threads per block"), tr("registers per thread"), tr("shared memory (KB)")};
     for (int c = 0; c < 3; ++c) {
         m_curves[c] = charts::makeChartView(titles[c], right);
         QChart* chart = m_curves[c]->chart();
@@ -781,15 +780,17 @@ void HardwareView::drawCurves(const GpuSpec& gpu, const KernelResources& kernel,
     OccupancyCalculator calculator(gpu);
     OccupancyCurves curves = OccupancyCurves::compute(calculator, kernel, threads, dynamic);
     const OccupancyCurve* list[3] = {&curves.threads, &curves.registers, &curves.sharedMemory};
+    // Shared memory in KB: byte counts make tick labels too wide for a chart in a dock.
+    const double scale[3] = {1.0, 1.0, 1.0 / 1024};
     for (int c = 0; c < 3; ++c) {
         QList<QPointF> points;
-        double xMax = 1;
+        double xMax = scale[c];
         for (const OccupancyPoint& p : list[c]->points) {
-            points.push_back({p.x, p.occupancy * 100});
-            xMax = std::max(xMax, p.x);
+            points.push_back({p.x * scale[c], p.occupancy * 100});
+            xMax = std::max(xMax, p.x * scale[c]);
         }
         m_lines[c]->replace(points);
-        m_marks[c]->replace({QPointF(list[c]->marked.x, list[c]->marked.occupancy * 100)});
+        m_marks[c]->replace({QPointF(list[c]->marked.x * scale[c], list[c]->marked.occupancy * 100)});
         charts::setRangeIfChanged(m_x[c], 0, xMax);
     }
 }

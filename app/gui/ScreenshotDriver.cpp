@@ -2,10 +2,12 @@
 
 #include "ComparisonView.h"
 #include "ErrorReporter.h"
+#include "HardwareView.h"
 #include "MainWindow.h"
 #include "WorkloadView.h"
 
 #include <QApplication>
+#include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QPixmap>
 #include <QTimer>
@@ -80,6 +82,13 @@ void ScreenshotDriver::shoot() {
     // Show a trial's details (and its place in every view): the best one.
     if (auto best = m_window.runData().bestRow())
         m_window.runData().select(static_cast<int>(*best));
+    QApplication::processEvents();
+    // The Hardware view compiles the selected config on a worker thread: picture its result, not
+    // "Analysing..." (bounded: a compile that does not end in a minute is pictured as it is).
+    QDeadlineTimer deadline(60000);
+    while (m_window.hardwareView()->isAnalysing() && !deadline.hasExpired())
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    m_window.refreshNow(true);
     QApplication::processEvents();
     QPixmap pixmap = m_window.grab();
     if (pixmap.isNull() || !pixmap.save(m_options.screenshot, "PNG")) {
