@@ -38,35 +38,9 @@ namespace ts::gui {
 
 namespace {
 
-std::string normalised(const std::string& text) {
-    std::string out;
-    for (char c : text)
-        if (std::isalnum(static_cast<unsigned char>(c)))
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// The database entry for a device name as datasets write it ("NVIDIA GeForce RTX 3090", "A100-PCIE-40GB"):
-// an exact id/name/alias match first, else the longest id or alias contained in the name.
+// The database entry for a device name as datasets and runtimes write it.
 const GpuSpec* findGpu(const std::string& name) {
-    const GpuDatabase& db = GpuDatabase::builtin();
-    if (const GpuSpec* exact = db.find(name))
-        return exact;
-    std::string wanted = normalised(name);
-    const GpuSpec* best = nullptr;
-    std::size_t bestLength = 0;
-    for (const GpuSpec& gpu : db.gpus()) {
-        std::vector<std::string> keys = gpu.aliases;
-        keys.push_back(gpu.id);
-        for (const std::string& key : keys) {
-            std::string k = normalised(key);
-            if (k.size() > bestLength && wanted.find(k) != std::string::npos) {
-                best = &gpu;
-                bestLength = k.size();
-            }
-        }
-    }
-    return best;
+    return GpuDatabase::builtin().match(name);
 }
 
 QString bytes(double value) {

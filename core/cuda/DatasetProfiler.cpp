@@ -103,22 +103,7 @@ GpuSpec DatasetProfiler::datasetGpu(const Dataset& dataset) {
                             "for: static profiles are for NVIDIA GPUs.",
                             name, device));
     const GpuDatabase& db = GpuDatabase::builtin();
-    if (const GpuSpec* exact = db.find(device))
-        return *exact;
-    // The longest id or alias contained in the name ("A100-PCIE-40GB" is the A100, not the A10).
-    const GpuSpec* best = nullptr;
-    std::size_t bestLength = 0;
-    for (const GpuSpec& gpu : db.gpus()) {
-        std::vector<std::string> keys = gpu.aliases;
-        keys.push_back(gpu.id);
-        for (const std::string& key : keys) {
-            const std::string k = normalised(key);
-            if (!k.empty() && k.size() > bestLength && lower.find(k) != std::string::npos) {
-                best = &gpu;
-                bestLength = k.size();
-            }
-        }
-    }
+    const GpuSpec* best = db.match(device);
     if (!best)
         throw Error(
             fmt::format("The dataset {} was measured on \"{}\", which is not in the GPU database: name "

@@ -183,6 +183,33 @@ const GpuSpec* GpuDatabase::find(const std::string& name) const {
     return nullptr;
 }
 
+const GpuSpec* GpuDatabase::match(const std::string& deviceName) const {
+    if (const GpuSpec* exact = find(deviceName))
+        return exact;
+    const auto alnum = [](const std::string& text) {
+        std::string out;
+        for (char c : text)
+            if (std::isalnum(static_cast<unsigned char>(c)))
+                out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string wanted = alnum(deviceName);
+    const GpuSpec* best = nullptr;
+    std::size_t bestLength = 0;
+    for (const GpuSpec& gpu : m_gpus) {
+        std::vector<std::string> keys = gpu.aliases;
+        keys.push_back(gpu.id);
+        for (const std::string& key : keys) {
+            const std::string k = alnum(key);
+            if (!k.empty() && k.size() > bestLength && wanted.find(k) != std::string::npos) {
+                best = &gpu;
+                bestLength = k.size();
+            }
+        }
+    }
+    return best;
+}
+
 const GpuSpec& GpuDatabase::get(const std::string& name) const {
     if (const GpuSpec* gpu = find(name))
         return *gpu;

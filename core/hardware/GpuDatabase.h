@@ -27,6 +27,10 @@ public:
     const std::vector<GpuSpec>& gpus() const { return m_gpus; }
     // By id, name or alias, ignoring case, spaces, '-' and '_' ("h100", "H100-SXM", "H100_SXM").
     const GpuSpec* find(const std::string& name) const;
+    // The GPU of a device name as runtimes and datasets write it ("NVIDIA GeForce RTX 3090",
+    // "A100-PCIE-40GB"): find's exact match first, else the longest id or alias contained in the name,
+    // comparing letters and digits only ("A100-PCIE-40GB" is the A100, not the A10); null when none.
+    const GpuSpec* match(const std::string& deviceName) const;
     // Like find, but throws Error listing the known ids when there is no such GPU.
     const GpuSpec& get(const std::string& name) const;
     // Comma-separated ids, for messages and --help.
