@@ -62,7 +62,8 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
     auto* layout = new AdaptiveSplitter(this);
     outer->addWidget(layout);
     auto* form = new QWidget(layout);
-    form->setMaximumWidth(300);
+    // No maximum width: stacked in a narrow dock (AdaptiveSplitter) a vertical splitter takes its widgets'
+    // smallest maximum, which would narrow the results too; side by side the results get the stretch.
     auto* formLayout = new QVBoxLayout(form);
     formLayout->setContentsMargins(0, 0, 0, 0);
     formLayout->addWidget(new QLabel(tr("Datasets"), form));
