@@ -257,16 +257,12 @@ def main(argv=None):
 
     if os.path.exists(args.cli):
         print()
-        rc = _score(args.cli, args.datasets, args.out, budgets, args.space)
-        if rc == 0 and extra_done:
-            for b in budgets[:-1]:
-                sel = [t for t in extra_done if t[3] == b]
-                if not sel:
-                    continue
-                path_b = f"{stem}.max_fevals{b}.jsonl"
-                write(path_b, sel)
-                print(f"\n-- budget-adaptive strategies run with max_fevals={b} (only the {b} column applies):")
-                _score(args.cli, args.datasets, path_b, [b], args.space)
+        scored = args.out
+        if extra_done:
+            # One trace with both: `score` takes column B of a strategy from its runs with max_fevals = B.
+            scored = f"{stem}.with-per-budget.jsonl"
+            write(scored, main_done + extra_done)
+        _score(args.cli, args.datasets, scored, budgets, args.space)
     else:
         print(f"\n{args.cli} not found: score later with\n  {args.cli} score "
               + " ".join(f"--dataset {d}" for d in args.datasets)

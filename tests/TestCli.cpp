@@ -252,6 +252,67 @@ private slots:
         QCOMPARE(first["configs"].toArray().at(0).toString().count(','), 3);
     }
 
+    // A peer's runs started with a smaller max_fevals score that budget's column (one run per budget), the
+    // others cut the longest runs; a column whose runs stopped before spending the budget is marked.
+    void scoreUsesPerBudgetRunsAndMarksShortRuns() {
+        QTemporaryDir dir;
+        Result r = cli({"compare", "--dataset", kPnpoly, "--strategies", "brute_force", "--repeats", "1",
+                        "--budgets", "10,60", "--trace", dir.filePath("brute.jsonl"), "--json",
+                        dir.filePath("brute.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        auto load = [&](const QString& name) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::ReadOnly);
+            return QJsonDocument::fromJson(f.readAll()).object();
+        };
+        QFile bruteTrace(dir.filePath("brute.jsonl"));
+        QVERIFY(bruteTrace.open(QIODevice::ReadOnly));
+        const QJsonArray keys = QJsonDocument::fromJson(bruteTrace.readLine()).object()["configs"].toArray();
+        QCOMPARE(keys.size(), 60);
+        QJsonArray tail; // five configs from the end of the brute-force order: a run that stopped at 5 of 10
+        for (int i = 50; i < 55; ++i)
+            tail.append(keys.at(i));
+        auto line = [&](const QJsonArray& configs, int maxFevals) {
+            QJsonObject o{{"strategy", "peer"}, {"dataset", kPnpoly}, {"seed", 0}, {"configs", configs}};
+            if (maxFevals > 0)
+                o["max_fevals"] = maxFevals;
+            return QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n";
+        };
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write("peer.jsonl", line(keys, 60) + line(tail, 10));
+        write("tail.jsonl", line(tail, 0));
+        Result s = cli({"score", "--dataset", kPnpoly, "--trace", dir.filePath("peer.jsonl"), "--budgets",
+                        "10,60", "--json", dir.filePath("peer.json")});
+        QVERIFY2(s.exitCode == 0, qPrintable(s.err));
+        Result t = cli({"score", "--dataset", kPnpoly, "--trace", dir.filePath("tail.jsonl"), "--budgets",
+                        "10", "--json", dir.filePath("tail.json")});
+        QVERIFY2(t.exitCode == 0, qPrintable(t.err));
+        const QJsonObject peer = load("peer.json")["strategies"].toObject()["peer"].toObject();
+        const QJsonObject brute = load("brute.json")["strategies"].toObject()["brute_force"].toObject();
+        const QJsonObject alone = load("tail.json")["strategies"].toObject()["peer"].toObject();
+        QCOMPARE(load("peer.json")["repeats"].toInt(), 1);
+        // Column 10 is the run started with max_fevals 10, scored as if alone; column 60 cuts the long run.
+        QCOMPARE(peer["mean_fraction"].toArray().at(0).toDouble(),
+                 alone["mean_fraction"].toArray().at(0).toDouble());
+        QCOMPARE(peer["mean_fraction"].toArray().at(1).toDouble(),
+                 brute["mean_fraction"].toArray().at(1).toDouble());
+        QCOMPARE(peer["score"].toDouble(), brute["score"].toDouble());
+        QCOMPARE(peer["budget_used"].toArray().at(0).toDouble(), 0.5);
+        QCOMPARE(peer["budget_used"].toArray().at(1).toDouble(), 1.0);
+        QVERIFY2(s.out.contains("peer: column 10 uses its runs started with max_fevals 10"),
+                 qPrintable(s.out));
+        QVERIFY2(s.out.contains("peer at 10: 50% of the budget"), qPrintable(s.out));
+        QVERIFY2(!s.out.contains("peer at 60"), qPrintable(s.out));
+        // A bad max_fevals is named.
+        write("bad.jsonl", line(keys, 60).replace("\"max_fevals\":60", "\"max_fevals\":-3"));
+        expectOneSentence(cli({"score", "--dataset", kPnpoly, "--trace", dir.filePath("bad.jsonl")}),
+                          "max_fevals");
+    }
+
     // In product mode `xgb` reports the divisibility rules it learned from the failed configs, in text and
     // JSON, written as constraint expressions: on the CLBlast GEMM product (78 % invalid) they keep almost
     // every Ok config of the dataset and rule out most of the invalid rest.

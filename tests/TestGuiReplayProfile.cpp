@@ -36,13 +36,12 @@ class TestGuiReplayProfile : public QObject {
 
     QTemporaryDir m_dir;
 
-    // Replays `budget` trials of `dataset` in the window and checks, for each trial selected, that the
-    // Hardware view shows the profile's registers and occupancy and draws its three occupancy curves.
-    void replayAndCheck(const QString& dataset, const Dataset& data, const DatasetProfile& profile,
-                        const std::string& strategy, int budget) {
-        MainWindow window;
+    // Opens `dataset` in the window and replays `budget` trials of `strategy` (constrained mode, seed 5) to
+    // the end.
+    void replay(MainWindow& window, const QString& dataset, const QString& database,
+                const std::string& strategy, int budget) {
         window.errors().setInteractive(false);
-        window.setDatabasePath(m_dir.filePath(QFileInfo(dataset).fileName() + ".db"));
+        window.setDatabasePath(database);
         window.resize(1500, 950);
         window.show();
         QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
@@ -59,6 +58,16 @@ class TestGuiReplayProfile : public QObject {
         QVERIFY(window.startSession());
         QVERIFY(ended.wait(60000));
         QCOMPARE(ended.first().first().toString(), QString("completed"));
+    }
+
+    // Replays `budget` trials of `dataset` in the window and checks, for each trial selected, that the
+    // Hardware view shows the profile's registers and occupancy and draws its three occupancy curves.
+    void replayAndCheck(const QString& dataset, const Dataset& data, const DatasetProfile& profile,
+                        const std::string& strategy, int budget) {
+        MainWindow window;
+        replay(window, dataset, m_dir.filePath(QFileInfo(dataset).fileName() + ".db"), strategy, budget);
+        if (QTest::currentTestFailed())
+            return;
         const std::vector<Trial>& trials = window.runData().trials();
         QCOMPARE(trials.size(), static_cast<std::size_t>(budget));
 
@@ -146,22 +155,9 @@ private slots:
         QVERIFY(!DatasetProfile::companionOf(data)); // the window has no profile to read
 
         MainWindow window;
-        window.errors().setInteractive(false);
-        window.setDatabasePath(m_dir.filePath("bare.db"));
-        window.resize(1500, 950);
-        window.show();
-        QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-        window.openDataset(dataset);
-        QVERIFY(loaded.wait(30000));
-        SessionPlan task = window.taskPanel()->task();
-        task.strategy = "brute_force";
-        task.options.clear();
-        task.budget = 3;
-        task.mode = SpaceMode::Constrained;
-        window.taskPanel()->setTask(task);
-        QSignalSpy ended(&window, &MainWindow::sessionEnded);
-        QVERIFY(window.startSession());
-        QVERIFY(ended.wait(60000));
+        replay(window, dataset, m_dir.filePath("bare.db"), "brute_force", 3);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(window.showView("hardware"));
         HardwareView* view = window.hardwareView();
         const std::vector<Trial>& trials = window.runData().trials();
@@ -172,9 +168,8 @@ private slots:
             window.runData().select(row);
             const ConfigProfile& want =
                 expected.configs.at(data.space.key(*data.space.indexOf(trial.config)));
-            const QRegularExpression registers(QString("Trial %1\\b.*: %2 registers per thread")
-                                                   .arg(trial.number + 1)
-                                                   .arg(want.registers));
+            const QRegularExpression registers(
+                QString("Trial %1\\b.*: %2 registers per thread").arg(trial.number + 1).arg(want.registers));
             QTRY_VERIFY2_WITH_TIMEOUT(
                 view->resources()->text().contains(registers),
                 qPrintable(view->resources()->text() + " (wanted: " + registers.pattern() + ")"), 60000);

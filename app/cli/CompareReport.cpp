@@ -6,6 +6,14 @@
 
 namespace ts::cli {
 
+namespace {
+
+// A strategy's runs count as having spent a budget when they evaluated at least this share of it (of the
+// space, where the space is smaller).
+constexpr double kBudgetUsedInFull = 0.995;
+
+} // namespace
+
 nlohmann::json toJson(const CompareResult& result, const CompareSettings& settings,
                       const std::vector<std::shared_ptr<const Dataset>>& datasets) {
     nlohmann::json out;
@@ -20,10 +28,14 @@ nlohmann::json toJson(const CompareResult& result, const CompareSettings& settin
                              {"random_expectation", result.randomExpectation[d]}};
         for (const auto& [strategy, perDataset] : result.fraction)
             entry["fraction"][strategy] = perDataset[d];
+        for (const auto& [strategy, perDataset] : result.budgetUsed)
+            entry["budget_used"][strategy] = perDataset[d];
         out["datasets"].push_back(entry);
     }
     for (const auto& [strategy, mean] : result.meanFraction)
-        out["strategies"][strategy] = {{"mean_fraction", mean}, {"score", result.score.at(strategy)}};
+        out["strategies"][strategy] = {{"mean_fraction", mean},
+                                       {"budget_used", result.meanBudgetUsed.at(strategy)},
+                                       {"score", result.score.at(strategy)}};
     return out;
 }
 
@@ -35,10 +47,19 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
             fmt::print("{:>8}", b);
         fmt::print("\n");
     };
-    auto row = [&](const std::string& name, const std::vector<double>& values, const std::string& tail) {
+    // A cell whose runs stopped before spending its budget is marked; the note under the table says by how
+    // much.
+    std::vector<std::string> shortfalls;
+    auto row = [&](const std::string& name, const std::vector<double>& values,
+                   const std::vector<double>* used, const std::string& tail, bool note) {
         fmt::print("{:<28}", name);
-        for (double v : values)
-            fmt::print("{:>8.3f}", v);
+        for (std::size_t b = 0; b < values.size(); ++b) {
+            const bool short_ = used && (*used)[b] < kBudgetUsedInFull;
+            fmt::print("{:>8}", fmt::format("{:.3f}{}", values[b], short_ ? "*" : ""));
+            if (short_ && note)
+                shortfalls.push_back(fmt::format("{} at {}: {:.0f}% of the budget", name, settings.budgets[b],
+                                                 100.0 * (*used)[b]));
+        }
         fmt::print("{}\n", tail);
     };
     for (std::size_t d = 0; d < datasets.size(); ++d) {
@@ -46,12 +67,19 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
                            datasets[d]->deviceName.empty() ? datasets[d]->path.filename().string()
                                                            : datasets[d]->deviceName));
         for (const auto& [strategy, perDataset] : result.fraction)
-            row(strategy, perDataset[d], "");
-        row("(random, exact expectation)", result.randomExpectation[d], "");
+            row(strategy, perDataset[d], &result.budgetUsed.at(strategy)[d], "", false);
+        row("(random, exact expectation)", result.randomExpectation[d], nullptr, "", false);
     }
     header(fmt::format("mean over {} dataset(s)", datasets.size()));
     for (const auto& [strategy, mean] : result.meanFraction)
-        row(strategy, mean, fmt::format("   score {:+.3f}", result.score.at(strategy)));
+        row(strategy, mean, &result.meanBudgetUsed.at(strategy),
+            fmt::format("   score {:+.3f}", result.score.at(strategy)), true);
+    if (!shortfalls.empty()) {
+        fmt::print("* the runs stopped before spending the budget (unique configs evaluated, mean over the "
+                   "datasets; the best found stands for the rest):\n");
+        for (const std::string& line : shortfalls)
+            fmt::print("  {}\n", line);
+    }
     fmt::print("\nfraction of optimum at each budget (mean of {} seeds), {} mode; score: methodology score "
                "vs random sampling (0 = random, 1 = optimum at once)\n",
                settings.repeats, toString(settings.mode));

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <fstream>
+#include <set>
 
 namespace ts::cli {
 
@@ -67,6 +68,12 @@ std::vector<CompareRun> readTrace(const std::string& path,
         run.strategy = item["strategy"].get<std::string>();
         run.dataset = *dataset;
         run.seed = item.value("seed", std::uint64_t{0});
+        if (item.contains("max_fevals")) {
+            if (!item["max_fevals"].is_number_integer() || item["max_fevals"].get<std::int64_t>() < 1)
+                throw Error(fmt::format("{}:{}: max_fevals is {}, not a positive whole number.", path, line,
+                                        item["max_fevals"].dump()));
+            run.budgetGiven = item["max_fevals"].get<std::int64_t>();
+        }
         if (std::find(strategies.begin(), strategies.end(), run.strategy) == strategies.end())
             strategies.push_back(run.strategy);
         runs.push_back(std::move(run));
@@ -88,12 +95,28 @@ void runScore(const ScoreOptions& o) {
     for (const std::string& path : o.datasets)
         datasets.push_back(loadDataset(path));
     std::vector<CompareRun> runs = readTrace(o.trace, datasets, settings.budgets.back(), settings.strategies);
-    std::map<std::string, int> perStrategy;
+    // Seeds per strategy and dataset, counting the runs with the largest given budget (a peer's per-budget
+    // runs are extra runs of the same seeds).
+    std::map<std::pair<std::string, std::size_t>, std::map<std::int64_t, int>> perBudget;
     for (const CompareRun& run : runs)
-        perStrategy[run.strategy]++;
+        perBudget[{run.strategy, run.dataset}][run.budgetGiven]++;
     settings.repeats = 0;
-    for (const auto& [name, count] : perStrategy)
-        settings.repeats = std::max(settings.repeats, count / static_cast<int>(datasets.size()));
+    std::map<std::string, std::set<std::int64_t>> extraBudgets;
+    for (const auto& [key, counts] : perBudget) {
+        settings.repeats = std::max(settings.repeats, counts.rbegin()->second);
+        for (auto it = counts.begin(); it != std::prev(counts.end()); ++it)
+            extraBudgets[key.first].insert(it->first);
+    }
+    for (const auto& [strategy, given] : extraBudgets)
+        for (std::int64_t budget : given)
+            if (std::find(settings.budgets.begin(), settings.budgets.end(), budget) == settings.budgets.end())
+                fmt::print(stderr,
+                           "{}: the runs of {} started with max_fevals {} are not scored: {} is not one of "
+                           "the budgets.\n",
+                           o.trace, strategy, budget, budget);
+            else
+                fmt::print("{}: column {} uses its runs started with max_fevals {} (one run per budget)\n",
+                           strategy, budget, budget);
     CompareResult result = Comparison::score(datasets, settings, std::move(runs));
     if (json)
         writeJson(*json, result, settings, datasets);

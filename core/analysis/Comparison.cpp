@@ -181,7 +181,9 @@ CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>
     for (const std::string& strategy : settings.strategies) {
         std::vector<std::vector<double>> perDataset(datasets.size(),
                                                     std::vector<double>(budgets.size(), 0.0));
+        std::vector<std::vector<double>> used = perDataset;
         std::vector<double> mean(budgets.size(), 0.0);
+        std::vector<double> meanUsed(budgets.size(), 0.0);
         double total = 0.0;
         // Means over the datasets the strategy has finished runs on: a dataset whose runs were cancelled
         // before any finished is no evidence, not a score of zero.
@@ -195,23 +197,49 @@ CompareResult Comparison::score(const std::vector<std::shared_ptr<const Dataset>
             if (mine.empty())
                 continue;
             ++scored;
-            for (std::size_t b = 0; b < budgets.size(); ++b) {
-                double sum = 0.0;
+            std::int64_t longest = 0;
+            for (const CompareRun* run : mine)
+                longest = std::max(longest, run->budgetGiven);
+            const auto given = [&](std::int64_t budget) {
+                std::vector<const CompareRun*> selected;
                 for (const CompareRun* run : mine)
+                    if (run->budgetGiven == budget)
+                        selected.push_back(run);
+                return selected;
+            };
+            const std::vector<const CompareRun*> main = given(longest);
+            const double space = static_cast<double>(datasets[d]->space.domainSize(settings.mode));
+            for (std::size_t b = 0; b < budgets.size(); ++b) {
+                std::vector<const CompareRun*> runs = given(budgets[b]);
+                if (runs.empty())
+                    runs = main;
+                double sum = 0.0, evaluated = 0.0;
+                for (const CompareRun* run : runs) {
                     sum += fractionAt(*run, optimum, budgets[b]);
-                perDataset[d][b] = sum / static_cast<double>(mine.size());
+                    evaluated += static_cast<double>(
+                        std::min<std::int64_t>(static_cast<std::int64_t>(run->configs.size()), budgets[b]));
+                }
+                const double count = static_cast<double>(runs.size());
+                perDataset[d][b] = sum / count;
+                used[d][b] =
+                    evaluated / count / std::max(1.0, std::min(space, static_cast<double>(budgets[b])));
                 mean[b] += perDataset[d][b];
+                meanUsed[b] += used[d][b];
             }
             total +=
-                methodologyScore(*datasets[d], settings.mode, mine, budgets.empty() ? 0 : budgets.back());
+                methodologyScore(*datasets[d], settings.mode, main, budgets.empty() ? 0 : budgets.back());
         }
         if (scored > 0) {
-            for (double& m : mean)
-                m /= static_cast<double>(scored);
+            for (std::size_t b = 0; b < budgets.size(); ++b) {
+                mean[b] /= static_cast<double>(scored);
+                meanUsed[b] /= static_cast<double>(scored);
+            }
             total /= static_cast<double>(scored);
         }
         result.fraction[strategy] = std::move(perDataset);
         result.meanFraction[strategy] = std::move(mean);
+        result.budgetUsed[strategy] = std::move(used);
+        result.meanBudgetUsed[strategy] = std::move(meanUsed);
         result.score[strategy] = total;
     }
     return result;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,6 +36,10 @@ struct CompareRun {
     std::vector<SearchSpace::Index> configs; // evaluated configs, in order
     std::vector<double> bestSoFar;           // best Ok objective after each evaluation; +inf before any
     double strategySeconds = 0.0;
+    // The budget the run was started with (a peer's max_fevals), when known. Where a strategy has runs
+    // started with exactly budget B on a dataset, the score at B uses those runs (a budget-adaptive peer
+    // plans differently for each budget); every other budget cuts the runs with the largest budgetGiven.
+    std::int64_t budgetGiven = std::numeric_limits<std::int64_t>::max();
 };
 
 struct CompareResult {
@@ -44,6 +49,12 @@ struct CompareResult {
     // Mean of fraction over the datasets with finished runs of the strategy, per strategy and budget
     // position.
     std::map<std::string, std::vector<double>> meanFraction;
+    // budgetUsed[strategy][dataset][budget position]: mean over the scored runs of the unique configs they
+    // evaluated within the budget, as a share of min(budget, size of the space); below 1 where the runs
+    // stopped before the budget was spent (their best so far then stands for the rest of it).
+    std::map<std::string, std::vector<std::vector<double>>> budgetUsed;
+    // Mean of budgetUsed over the datasets with finished runs, per strategy and budget position.
+    std::map<std::string, std::vector<double>> meanBudgetUsed;
     // The exact expectation of random sampling, per dataset and budget position.
     std::vector<std::vector<double>> randomExpectation;
     // Methodology score (see Comparison::methodologyScore) per strategy, mean over the datasets with finished

@@ -3,6 +3,7 @@
 #include "cuda/CudaStaticAnalyzer.h"
 #include "cuda/NvrtcProgram.h"
 #include "hardware/GpuDatabase.h"
+#include "kernels/ConfigMapping.h"
 #include "kernels/KernelSpace.h"
 #include "records/SourceHash.h"
 #include "util/BoundedJson.h"
@@ -27,12 +28,6 @@ std::string normalised(const std::string& name) {
         if (std::isalnum(static_cast<unsigned char>(c)))
             out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
-}
-
-bool sameValue(const Value& a, const Value& b) {
-    if (isNumeric(a) && isNumeric(b))
-        return toNumber(a) == toNumber(b);
-    return a == b;
 }
 
 // The spec's cuda source and every file beside it (the headers it may include), in name order.
@@ -125,7 +120,7 @@ std::optional<DatasetProfile> DatasetProfiler::profile(NvrtcCompiler& compiler,
         if (d)
             for (const Value& v : datasetParameters[*d].values) {
                 auto it = std::find_if(p.values.begin(), p.values.end(),
-                                       [&](const Value& w) { return sameValue(v, w); });
+                                       [&](const Value& w) { return ConfigMapping::sameValue(v, w); });
                 digits.push_back(it == p.values.end() ? std::nullopt
                                                       : std::optional<std::uint32_t>(it - p.values.begin()));
             }

@@ -8,12 +8,6 @@ namespace ts {
 
 namespace {
 
-bool sameValue(const Value& a, const Value& b) {
-    if (isNumeric(a) && isNumeric(b))
-        return toNumber(a) == toNumber(b);
-    return toString(a) == toString(b);
-}
-
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
     for (const std::string& name : names)
@@ -78,6 +72,12 @@ ConfigMapping ConfigMapping::of(const std::vector<Parameter>& sourceParameters, 
     }
     m.index = index;
     return m;
+}
+
+bool ConfigMapping::sameValue(const Value& a, const Value& b) {
+    if (isNumeric(a) && isNumeric(b))
+        return toNumber(a) == toNumber(b);
+    return toString(a) == toString(b);
 }
 
 } // namespace ts

@@ -28,6 +28,10 @@ struct ConfigMapping {
     enum class MissingParameters { Fail, TakeDefaults };
     static ConfigMapping of(const std::vector<Parameter>& sourceParameters, const Config& source,
                             const KernelSpace& target, MissingParameters missing = MissingParameters::Fail);
+
+    // The same parameter value however a file wrote it: numbers (and booleans) by value, so 16 == 16.0,
+    // anything else by its printed form, so the string "16" matches 16.
+    static bool sameValue(const Value& a, const Value& b);
 };
 
 } // namespace ts
