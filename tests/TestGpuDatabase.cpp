@@ -38,10 +38,14 @@ class TestGpuDatabase : public QObject {
 
 private slots:
     void requiredGpus() {
-        for (const char* name : {"V100", "T4", "A100 40GB", "A100 80GB", "A10", "RTX 3090", "RTX 4090", "L4",
-                                 "L40S", "H100 SXM", "H200"})
+        for (const char* name : {"V100", "T4", "RTX 2080 Ti", "A100 40GB", "A100 80GB", "A10", "RTX 3090",
+                                 "RTX A4000", "RTX A6000", "RTX 4090", "L4", "L40S", "H100 SXM", "H200"})
             QVERIFY2(database().find(name) != nullptr, name);
-        QCOMPARE(database().gpus().size(), std::size_t(11));
+        QCOMPARE(database().gpus().size(), std::size_t(14));
+        // The device names of the replayed datasets' GPUs (Kernel Tuner cache files).
+        QCOMPARE(database().match("NVIDIA RTX A4000")->id, std::string("RTX_A4000"));
+        QCOMPARE(database().match("NVIDIA RTX A6000")->id, std::string("RTX_A6000"));
+        QCOMPARE(database().match("NVIDIA GeForce RTX 2080 Ti")->id, std::string("RTX_2080_Ti"));
         QCOMPARE(database().find("A10")->id, std::string("A10"));
         QCOMPARE(database().find("a100")->id, std::string("A100_40GB"));
         QCOMPARE(database().find("h100-sxm")->id, std::string("H100_SXM"));
@@ -75,8 +79,14 @@ private slots:
                                  << "8.0" << 2048 << 32 << 164 << 163 << 1024;
         QTest::newRow("A10") << "A10"
                              << "8.6" << 1536 << 16 << 100 << 99 << 1024;
+        QTest::newRow("RTX 2080 Ti") << "RTX_2080_Ti"
+                                     << "7.5" << 1024 << 16 << 64 << 64 << 0;
         QTest::newRow("RTX 3090") << "RTX_3090"
                                   << "8.6" << 1536 << 16 << 100 << 99 << 1024;
+        QTest::newRow("RTX A4000") << "RTX_A4000"
+                                   << "8.6" << 1536 << 16 << 100 << 99 << 1024;
+        QTest::newRow("RTX A6000") << "RTX_A6000"
+                                   << "8.6" << 1536 << 16 << 100 << 99 << 1024;
         QTest::newRow("RTX 4090") << "RTX_4090"
                                   << "8.9" << 1536 << 24 << 100 << 99 << 1024;
         QTest::newRow("L4") << "L4"
