@@ -357,10 +357,10 @@ private slots:
             << "The dataset amd.json was measured on AMD Instinct MI250X, an AMD GPU, which "
                "NVRTC cannot compile for: static profiles are for NVIDIA GPUs.";
         QTest::newRow("GPU not in the database")
-            << editedDataset("a4000.json", [](nlohmann::json& d) { d["device_name"] = "NVIDIA RTX A4000"; })
-            << "The dataset a4000.json was measured on \"NVIDIA RTX A4000\", which is not in the GPU "
-               "database: "
-               "name the GPU to compute occupancy on with --target";
+            << editedDataset("gtx1080.json",
+                             [](nlohmann::json& d) { d["device_name"] = "NVIDIA GeForce GTX 1080"; })
+            << "The dataset gtx1080.json was measured on \"NVIDIA GeForce GTX 1080\", which is not in the "
+               "GPU database: name the GPU to compute occupancy on with --target";
     }
 
     void datasetsThatDoNotMapAreRefused() {
