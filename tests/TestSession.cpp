@@ -71,6 +71,38 @@ std::unique_ptr<Strategy> makeStrategy(const std::string& name, const Dataset& d
     return s;
 }
 
+// A pool of `slots` that finishes the batch submitted last first: results come back in the opposite order of
+// their dealing, the hardest order for the loop. Measures with a replay backend when asked.
+class LifoPool : public MeasurePool {
+public:
+    LifoPool(ReplayBackend& backend, const SearchSpace& space, std::size_t slotCount)
+        : m_backend(backend), m_space(space), m_slots(slotCount) {}
+    std::size_t freeSlots() const override { return m_slots - m_inFlight.size(); }
+    void submit(std::int64_t ticket, std::span<const SearchSpace::Index> batch) override {
+        m_inFlight.emplace_back(ticket, std::vector<SearchSpace::Index>(batch.begin(), batch.end()));
+        submitted += batch.size();
+        mostInFlight = std::max(mostInFlight, m_inFlight.size());
+    }
+    std::optional<Completed> waitAny(const std::function<bool()>& stop) override {
+        if (stop())
+            return std::nullopt;
+        auto [ticket, indices] = m_inFlight.back();
+        m_inFlight.pop_back();
+        std::vector<Config> configs;
+        for (SearchSpace::Index index : indices)
+            configs.push_back(m_space.config(index));
+        return Completed{ticket, m_backend.measure(configs)};
+    }
+    std::size_t submitted = 0;
+    std::size_t mostInFlight = 0;
+
+private:
+    ReplayBackend& m_backend;
+    const SearchSpace& m_space;
+    std::size_t m_slots;
+    std::vector<std::pair<std::int64_t, std::vector<SearchSpace::Index>>> m_inFlight;
+};
+
 } // namespace
 
 class TestSession : public QObject {
@@ -135,6 +167,64 @@ private slots:
         COMPARE_STATUS(recorder.status, SessionStatus::Completed);
         // The last batch may only ask for what is left of the budget.
         QCOMPARE(strategy.maxCounts.back(), std::size_t{2});
+    }
+
+    // TuningSession::run(MeasurePool&): every free slot gets a batch, results are recorded in completion
+    // order, the budget counts the configs in flight (never exceeded, nothing twice), and the strategy hears
+    // of every trial.
+    void pooledLoopDealsEverySlotAndKeepsTheBudget() {
+        auto dataset = std::make_shared<const Dataset>(
+            readDataset(TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz"));
+        for (const std::string name : {"random_sample", "xgb"}) {
+            auto strategy = makeStrategy(name, *dataset, SpaceMode::Constrained, 5);
+            ReplayBackend backend(dataset);
+            LifoPool pool(backend, dataset->space, 3);
+            SessionSettings settings;
+            settings.batchSize = 4;
+            settings.stop.maxEvaluations = 50;
+            TuningSession session(dataset->space, backend, *strategy, settings);
+            Recorder recorder;
+            session.addObserver(&recorder);
+            COMPARE_STATUS(session.run(pool), StopReason::Budget);
+            QCOMPARE(session.trials().size(), std::size_t{50});
+            QCOMPARE(pool.submitted, std::size_t{50});
+            QCOMPARE(pool.mostInFlight, std::size_t{3});
+            std::set<SearchSpace::Index> unique;
+            for (const Trial& t : session.trials())
+                unique.insert(t.index);
+            QCOMPARE(unique.size(), std::size_t{50});
+            // The first results are those of the third batch dealt, numbered in the order they came back.
+            QCOMPARE(session.trials().front().batch, std::int64_t{2});
+            QCOMPARE(session.trials().front().number, std::int64_t{0});
+            QCOMPARE(recorder.trials.size(), std::size_t{50});
+            COMPARE_STATUS(recorder.status, SessionStatus::Completed);
+        }
+    }
+
+    // A strategy with nothing to propose while batches are in flight is waited on, not taken for exhausted;
+    // cancel() gives up the batches in flight.
+    void pooledLoopWaitsForTheStrategyAndCancelGivesUp() {
+        auto dataset = test::syntheticDataset();
+        ReplayBackend backend(dataset);
+        {
+            ScriptedStrategy strategy({{1, 2}, {}, {3, 4}});
+            LifoPool pool(backend, dataset->space, 2);
+            TuningSession session(dataset->space, backend, strategy, SessionSettings{});
+            COMPARE_STATUS(session.run(pool), StopReason::Exhausted);
+            QCOMPARE(session.trials().size(), std::size_t{4});
+            QCOMPARE(strategy.told.size(), std::size_t{4});
+        }
+        {
+            ScriptedStrategy strategy({{1, 2}, {3, 4}, {5, 6}, {7, 8}});
+            LifoPool pool(backend, dataset->space, 3);
+            TuningSession session(dataset->space, backend, strategy, SessionSettings{});
+            Recorder recorder;
+            recorder.onProgress = [&](const SessionProgress&) { session.cancel(); };
+            session.addObserver(&recorder);
+            COMPARE_STATUS(session.run(pool), StopReason::Cancelled);
+            QCOMPARE(session.trials().size(), std::size_t{2}); // the first result; the other two given up
+            COMPARE_STATUS(recorder.status, SessionStatus::Cancelled);
+        }
     }
 
     void invalidConfigsCostBudget() {

@@ -182,15 +182,17 @@ private slots:
         QVERIFY2(mean > random, qPrintable(QString("tpe %1, random %2").arg(mean).arg(random)));
     }
 
-    void proposingIsCheap() {
+    void proposesFreshConfigsAfterManyObservations() {
         auto dataset = std::make_shared<const Dataset>(
             readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz"));
         Tpe tpe;
         tpe.reset(contextFor(*dataset, SpaceMode::Product, 1));
         ReplayBackend backend(dataset);
         std::int64_t number = 0;
+        std::set<SearchSpace::Index> proposed;
         while (number < 400) {
             auto batch = tpe.propose(8);
+            proposed.insert(batch.begin(), batch.end());
             std::vector<Config> configs;
             for (SearchSpace::Index index : batch)
                 configs.push_back(dataset->space.config(index));
@@ -206,16 +208,13 @@ private slots:
             }
             tpe.observe(trials);
         }
-        // The fastest of a few calls, so a loaded machine does not fail the check.
-        double fastestMs = INFINITY;
-        for (int k = 0; k < 5; ++k) {
-            const auto start = std::chrono::steady_clock::now();
-            QCOMPARE(tpe.propose(8).size(), std::size_t{8});
-            fastestMs = std::min(
-                fastestMs,
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        }
-        QVERIFY2(fastestMs < 20.0, qPrintable(QString::number(fastestMs)));
+        // After 400 observations a batch is still 8 configs never proposed before. What a proposal costs is
+        // measured by bench_overhead (docs/benchmarks.md, "Strategy overhead"), not by a timed test.
+        const std::vector<SearchSpace::Index> next = tpe.propose(8);
+        QCOMPARE(next.size(), std::size_t{8});
+        QCOMPARE(std::set<SearchSpace::Index>(next.begin(), next.end()).size(), std::size_t{8});
+        for (SearchSpace::Index index : next)
+            QVERIFY(!proposed.count(index));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "InterruptSignals.h"
 #include "Interrupted.h"
 #include "KernelTarget.h"
+#include "MpiJob.h"
 #include "TrialLogPrinter.h"
 #include "WorkloadPrinter.h"
 
@@ -39,6 +40,7 @@ struct TuneOptions {
     double dbWait = 60.0;           // --db-wait: seconds a write waits for another process's lock
     std::vector<std::string> sizes; // --size, repeatable: several sizes are tuned as one workload
     std::string scheduler = "gradient";
+    bool mpi = false; // --mpi: this process is a rank of an MPI job
 };
 
 std::filesystem::path databasePath(const TuneOptions& o) {
@@ -196,7 +198,8 @@ void sayIgnoredOnResume(const CLI::App& cmd) {
     for (const CLI::Option* option : cmd.get_options()) {
         const std::string name = option->get_name();
         if (option->count() == 0 || name == "--resume" || name == "--time-limit" || name == "--db" ||
-            name == "--json" || name == "--log-trials" || name == "--db-wait" || name == "--help")
+            name == "--json" || name == "--log-trials" || name == "--db-wait" || name == "--help" ||
+            name == "--mpi")
             continue;
         ignored += (ignored.empty() ? "" : ", ") + name;
     }
@@ -225,8 +228,15 @@ void runSizesAsWorkload(const TuneOptions& o) {
 // tune and tune --resume: the plan made into a session by core, run with the CLI's observers (progress and
 // Ctrl-C, --log-trials, the model's quality) and its result printed.
 void runTune(const TuneOptions& o, const CLI::App& cmd) {
-    if (o.sizes.size() > 1 && o.resume == 0)
+    MpiJob mpi(o.mpi);
+    if (mpi.servedAsMeasuringRank())
+        return;
+    if (o.sizes.size() > 1 && o.resume == 0) {
+        if (o.mpi)
+            throw Error("--mpi runs one session across the ranks of an MPI job; several --size make a "
+                        "workload, which runs on one machine (give one --size per MPI job).");
         return runSizesAsWorkload(o);
+    }
     PreparedSession::Hooks hooks;
     hooks.warmStart = hooks.notice = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
     std::unique_ptr<RecordStore> store;
@@ -259,16 +269,22 @@ void runTune(const TuneOptions& o, const CLI::App& cmd) {
         session.addObserver(&trialLog); // after the records writer (open): a logged trial is committed
     session.addObserver(&quality);
     session.addObserver(&printer);
+    MeasurePool* pool = mpi.pool(*prepared); // before open(): a rank that cannot measure records nothing
     stopIfInterruptedBeforeStart();
     const std::int64_t sessionId = prepared->open();
     if (InterruptSignals::received() != 0)
         session.cancel(); // a signal while the session was being set up: end it before it measures
-    const StopReason reason = prepared->run();
+    const StopReason reason = pool ? prepared->run(*pool) : prepared->run();
     if (const KernelSessionTarget* kernel = prepared->kernelTarget())
         KernelTarget(*kernel).printResult(session, sessionId, prepared->plan().strategy, toString(reason),
                                           prepared->strategy().learnedRestrictions(), o.json);
     else
         printResult(o, *prepared, reason, quality);
+    if (const std::string lost = mpi.lostRanks(); !lost.empty())
+        throw Error(
+            fmt::format("{}: session {} stopped after {} evaluations, every one recorded; `tunescope-cli "
+                        "tune --resume {} --db {}` continues it, with or without --mpi.",
+                        lost, sessionId, session.trials().size(), sessionId, store->path().string()));
     reportIfInterrupted(reason, *store, sessionId, session.trials().size());
 }
 
@@ -303,6 +319,12 @@ void addTuneCommand(CLI::App& app) {
     cmd->add_option("--target", plan.targetMs, "Stop once the best time (ms) is at or below this");
     cmd->add_flag("--stochastic", plan.stochastic, "Replay draws one recorded sample instead of the mean");
     cmd->add_flag("--json", o->json, "Machine-readable result on stdout");
+    cmd->add_flag(
+        "--mpi", o->mpi,
+        "Run as one rank of an MPI job (mpirun -np N tunescope-cli tune ... --mpi): rank 0 runs the "
+        "session and records it, every other rank measures (docs/cluster.md)");
+    cmd->add_option("--replay-delay-ms", plan.replayDelayMs,
+                    "Replay: wall time (ms) each replayed measurement takes, slept, as a real one would");
     cmd->add_option("--prior", plan.priors,
                     "Replay dataset of the same kernel measured elsewhere; xgb starts from it (repeatable)");
     cmd->add_flag("--transfer", plan.transfer,

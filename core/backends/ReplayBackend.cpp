@@ -2,6 +2,10 @@
 
 #include "util/Error.h"
 
+#include <chrono>
+#include <fmt/format.h>
+#include <thread>
+
 namespace ts {
 
 ReplayBackend::ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stochastic, std::uint64_t seed,
@@ -10,6 +14,12 @@ ReplayBackend::ReplayBackend(std::shared_ptr<const Dataset> dataset, bool stocha
     if (!m_dataset) {
         throw Error("The replay backend needs a dataset, but none was given.");
     }
+}
+
+void ReplayBackend::setDelay(double ms) {
+    if (!(ms >= 0 && ms <= 60000))
+        throw Error(fmt::format("The replay delay {} ms is not a time from 0 to 60000 ms.", ms));
+    m_delayMs = ms;
 }
 
 std::string ReplayBackend::name() const {
@@ -32,6 +42,8 @@ std::vector<Measurement> ReplayBackend::measure(std::span<const Config> batch) {
     results.reserve(batch.size());
     for (const Config& config : batch) {
         results.push_back(lookup(config));
+        if (m_delayMs > 0 && results.back().status != MeasureStatus::Invalid)
+            std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m_delayMs));
     }
     return results;
 }

@@ -26,6 +26,10 @@ public:
     DeviceFingerprint deviceDetails() const override;
     std::vector<Measurement> measure(std::span<const Config> batch) override;
 
+    // Every config that is not Invalid then takes this many ms of wall time to measure, slept (0: none), so
+    // that a replayed session spends its time measuring as a real one does. Throws Error outside 0..60000.
+    void setDelay(double ms);
+
     const Dataset& dataset() const { return *m_dataset; }
     // Null when the dataset has no profile.
     const DatasetProfile* profile() const { return m_profile.get(); }
@@ -39,6 +43,7 @@ private:
     std::shared_ptr<const Dataset> m_dataset;
     std::shared_ptr<const DatasetProfile> m_profile;
     bool m_stochastic = false;
+    double m_delayMs = 0.0;
     std::mt19937_64 m_rng;
 };
 

@@ -1,9 +1,7 @@
 #include "session/PreparedSession.h"
 
-#include "backends/ReplayBackend.h"
 #include "kernels/KernelSpace.h"
 #include "records/DatasetReader.h"
-#include "records/DatasetRestriction.h"
 #include "records/DeploymentBuilder.h"
 #include "records/DeviceFingerprint.h"
 #include "records/RecordPriors.h"
@@ -94,16 +92,10 @@ void PreparedSession::buildTarget() {
         m_backendInUse = &m_kernel->backend();
         return;
     }
-    std::shared_ptr<const Dataset> loaded = m_hooks.dataset;
-    if (!loaded || std::filesystem::absolute(loaded->path) != std::filesystem::absolute(m_plan.dataset))
-        loaded = std::make_shared<const Dataset>(readDataset(m_plan.dataset));
-    m_dataset = m_plan.constraints.empty()
-                    ? loaded
-                    : std::make_shared<const Dataset>(restrictDataset(*loaded, m_plan.constraints));
+    m_replay = std::make_unique<ReplayTarget>(m_plan, m_hooks.dataset);
+    m_dataset = m_replay->dataset();
     m_kernelName = m_dataset->kernelName;
-    m_replay = std::make_unique<ReplayBackend>(m_dataset, m_plan.stochastic, m_plan.seed,
-                                               DatasetProfile::companionOf(*loaded));
-    m_backendInUse = m_replay.get();
+    m_backendInUse = &m_replay->backend();
 }
 
 void PreparedSession::buildStrategy() {
@@ -243,6 +235,16 @@ StopReason PreparedSession::run() {
     checkOpen();
     try {
         return m_session->run();
+    } catch (...) {
+        closeFailed();
+        throw;
+    }
+}
+
+StopReason PreparedSession::run(MeasurePool& pool) {
+    checkOpen();
+    try {
+        return m_session->run(pool);
     } catch (...) {
         closeFailed();
         throw;

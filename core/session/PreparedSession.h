@@ -7,6 +7,7 @@
 #include "records/SessionLock.h"
 #include "session/KernelSessionTarget.h"
 #include "session/RecordWriter.h"
+#include "session/ReplayTarget.h"
 #include "session/SessionPlan.h"
 #include "session/TuningSession.h"
 #include "strategies/Strategy.h"
@@ -65,6 +66,9 @@ public:
     std::int64_t open();
     // Runs the loop; when something throws, closes the record as failed and rethrows.
     StopReason run();
+    // The loop with its measurements dealt to `pool` (TuningSession::run(MeasurePool&)), e.g. the measuring
+    // ranks of an MPI job, each with a backend built from plan(); otherwise as run().
+    StopReason run(MeasurePool& pool);
     // The loop one batch at a time (TuningSession::start/step/finish), for a workload that interleaves its
     // tasks' sessions: step() starts the session on its first call and measures at most `maxEvaluations`
     // configs; finish() closes the record with the reason's status. Like run(), a throw closes the record
@@ -107,7 +111,7 @@ private:
     std::optional<SessionRecord> m_resumeOf;
     std::string m_kernelName;
     std::shared_ptr<const Dataset> m_dataset;
-    std::unique_ptr<Backend> m_replay;
+    std::unique_ptr<ReplayTarget> m_replay;
     std::unique_ptr<KernelSessionTarget> m_kernel;
     Backend* m_backendInUse = nullptr;
     std::unique_ptr<Strategy> m_strategy;

@@ -87,6 +87,13 @@ void SessionPlan::check() const {
         throw Error("The batch size 0 is not a positive number of configs.");
     if (!(timeLimitS >= 0) || !std::isfinite(timeLimitS))
         throw Error(fmt::format("The time limit {} s is not a number of seconds of 0 or more.", timeLimitS));
+    if (!(replayDelayMs >= 0 && replayDelayMs <= 60000))
+        throw Error(fmt::format("The replay delay {} ms is not a time from 0 to 60000 ms.", replayDelayMs));
+    if (replayDelayMs > 0 && measuresKernel())
+        throw Error(
+            fmt::format("A replay delay applies to replayed measurements; the {} backend measures for "
+                        "real.",
+                        backend));
     if (patience < 0)
         throw Error(fmt::format("The patience {} is negative.", patience));
     if (!(targetMs >= 0) || !std::isfinite(targetMs))
@@ -122,6 +129,7 @@ nlohmann::json SessionPlan::toJson() const {
                      {"dataset", dataset},
                      {"constraints", constraints},
                      {"stochastic", stochastic},
+                     {"replay_delay_ms", replayDelayMs},
                      {"strategy", strategy},
                      {"options", options},
                      {"seed", seed},
@@ -148,6 +156,7 @@ SessionPlan SessionPlan::fromJson(const nlohmann::json& j, const std::string& wh
         p.kernel = kernelOf(j.value("kernel", nlohmann::json::object()), what);
     p.constraints = jsonField<std::vector<std::string>>(j, "constraints", {}, what);
     p.stochastic = jsonField<bool>(j, "stochastic", false, what);
+    p.replayDelayMs = jsonField<double>(j, "replay_delay_ms", 0.0, what);
     p.strategy = jsonField<std::string>(j, "strategy", p.strategy, what);
     // Options are stored typed (numbers, booleans); the registry takes them as text.
     if (const auto options = j.find("options"); options != j.end() && options->is_object())

@@ -26,6 +26,9 @@ struct SessionPlan {
     KernelTuneOptions kernel;             // cpu / cuda: the kernel, its size and the measurement options
     std::vector<std::string> constraints; // extra constraints narrowing the space (Python-like expressions)
     bool stochastic = false;              // replay: one recorded sample instead of the mean
+    // replay: wall time (ms) each replayed measurement takes, slept, as a real one would take it (0: none);
+    // what a benchmark of the measuring side (an MPI job's ranks) needs from a replayed space.
+    double replayDelayMs = 0.0;
     // How it is searched.
     std::string strategy = "default"; // a registry name or the alias
     std::map<std::string, std::string> options;

@@ -1,5 +1,7 @@
 #include "session/TuningSession.h"
 
+#include "util/Error.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,6 +23,31 @@ double unixSeconds() {
 
 // Proposals that only repeat cached configs this many times in a row mean the strategy is stuck.
 constexpr int kMaxRepeatedProposals = 1000;
+
+// One measurement per config, whatever the backend returned: a backend that breaks the one-result-per-config
+// contract is a failure of the backend, said in the trials' logs (never a silent Invalid, which reads like a
+// constraint violation). Missing results are RuntimeFailed; extra ones are dropped, and the batch's results
+// say so.
+std::vector<Measurement> matchedMeasurements(const std::string& source, std::vector<Measurement> measurements,
+                                             std::size_t configs) {
+    if (measurements.size() == configs)
+        return measurements;
+    const std::string problem =
+        fmt::format("the {} returned {} measurements for {} configs", source, measurements.size(), configs);
+    if (measurements.size() > configs) {
+        const std::string dropped =
+            fmt::format("{}; the last {} were dropped", problem, measurements.size() - configs);
+        measurements.resize(configs);
+        for (Measurement& measurement : measurements)
+            measurement.log += (measurement.log.empty() ? "" : "\n") + dropped;
+        return measurements;
+    }
+    Measurement missing;
+    missing.status = MeasureStatus::RuntimeFailed;
+    missing.log = problem + "; this config got none";
+    measurements.resize(configs, missing);
+    return measurements;
+}
 
 } // namespace
 
@@ -80,14 +107,68 @@ std::optional<StopReason> TuningSession::step(std::size_t maxEvaluations) {
     std::size_t maxCount = std::min(m_settings.batchSize, std::max<std::size_t>(maxEvaluations, 1));
     if (m_settings.stop.maxEvaluations)
         maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size());
-    const double proposeStart = monotonicSeconds();
-    bool exhausted = false;
-    std::vector<SearchSpace::Index> batch = nextBatch(maxCount, exhausted);
-    const double strategyMs = (monotonicSeconds() - proposeStart) * 1e3;
-    if (exhausted)
+    std::optional<ProposedBatch> batch = propose(maxCount);
+    if (!batch)
         return StopReason::Exhausted;
-    measureBatch(batch, m_batches++, strategyMs);
+    measureBatch(std::move(*batch));
     return std::nullopt;
+}
+
+StopReason TuningSession::run(MeasurePool& pool) {
+    start();
+    std::map<std::int64_t, ProposedBatch> inFlight; // by ticket
+    std::size_t pendingConfigs = 0;
+    std::optional<StopReason> reason;
+    for (;;) {
+        if (!reason)
+            reason = stopReason();
+        while (!reason && !m_paused && pool.freeSlots() > 0) {
+            std::size_t maxCount = m_settings.batchSize;
+            if (m_settings.stop.maxEvaluations)
+                maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size() -
+                                                               pendingConfigs);
+            if (maxCount == 0)
+                break; // the budget is in flight
+            std::optional<ProposedBatch> batch = propose(maxCount);
+            if (!batch) {
+                if (inFlight.empty())
+                    reason = StopReason::Exhausted;
+                break; // a strategy may have nothing to propose until it hears of the batches in flight
+            }
+            const std::int64_t ticket = batch->number;
+            pool.submit(ticket, batch->indices);
+            pendingConfigs += batch->indices.size();
+            inFlight.emplace(ticket, std::move(*batch));
+        }
+        if (inFlight.empty()) {
+            if (reason)
+                break;
+            if (!waitWhilePaused()) {
+                reason = StopReason::Cancelled;
+                break;
+            }
+            continue;
+        }
+        std::optional<MeasurePool::Completed> done = pool.waitAny([this] { return m_cancelled.load(); });
+        if (!done) {
+            reason = StopReason::Cancelled; // the batches in flight are given up, not recorded
+            break;
+        }
+        auto it = inFlight.find(done->ticket);
+        if (it == inFlight.end())
+            throw Error(
+                fmt::format("The measuring pool returned batch {}, which is not in flight.", done->ticket));
+        ProposedBatch batch = std::move(it->second);
+        inFlight.erase(it);
+        pendingConfigs -= batch.indices.size();
+        std::vector<Measurement> measurements =
+            matchedMeasurements("measuring pool", std::move(done->measurements), batch.indices.size());
+        recordBatch(std::move(batch), std::move(measurements));
+    }
+    if (m_cancelled)
+        reason = StopReason::Cancelled;
+    finish(*reason);
+    return *reason;
 }
 
 void TuningSession::finish(StopReason reason) {
@@ -95,6 +176,20 @@ void TuningSession::finish(StopReason reason) {
         reason == StopReason::Cancelled ? SessionStatus::Cancelled : SessionStatus::Completed;
     for (SessionObserver* observer : m_observers)
         observer->finished(status, reason);
+}
+
+std::optional<TuningSession::ProposedBatch> TuningSession::propose(std::size_t maxCount) {
+    const double proposeStart = monotonicSeconds();
+    bool exhausted = false;
+    ProposedBatch batch;
+    batch.indices = nextBatch(maxCount, exhausted);
+    if (exhausted)
+        return std::nullopt;
+    batch.strategyMs = (monotonicSeconds() - proposeStart) * 1e3;
+    batch.number = m_batches++;
+    for (SearchSpace::Index index : batch.indices)
+        batch.predictions.push_back(m_strategy.prediction(index));
+    return batch;
 }
 
 std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, bool& exhausted) {
@@ -123,54 +218,29 @@ std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, b
     return {};
 }
 
-namespace {
-
-// One measurement per config, whatever the backend returned: a backend that breaks the one-result-per-config
-// contract is a failure of the backend, said in the trials' logs (never a silent Invalid, which reads like a
-// constraint violation). Missing results are RuntimeFailed; extra ones are dropped, and the batch's results
-// say so.
-std::vector<Measurement> matchedMeasurements(const Backend& backend, std::vector<Measurement> measurements,
-                                             std::size_t configs) {
-    if (measurements.size() == configs)
-        return measurements;
-    const std::string problem = fmt::format("the {} backend returned {} measurements for {} configs",
-                                            backend.name(), measurements.size(), configs);
-    if (measurements.size() > configs) {
-        const std::string dropped =
-            fmt::format("{}; the last {} were dropped", problem, measurements.size() - configs);
-        measurements.resize(configs);
-        for (Measurement& measurement : measurements)
-            measurement.log += (measurement.log.empty() ? "" : "\n") + dropped;
-        return measurements;
-    }
-    Measurement missing;
-    missing.status = MeasureStatus::RuntimeFailed;
-    missing.log = problem + "; this config got none";
-    measurements.resize(configs, missing);
-    return measurements;
+void TuningSession::measureBatch(ProposedBatch batch) {
+    std::vector<Config> configs;
+    configs.reserve(batch.indices.size());
+    for (SearchSpace::Index index : batch.indices)
+        configs.push_back(m_space.config(index));
+    std::vector<Measurement> measurements = matchedMeasurements(
+        fmt::format("{} backend", m_backend.name()), m_backend.measure(configs), batch.indices.size());
+    recordBatch(std::move(batch), std::move(measurements));
 }
 
-} // namespace
-
-void TuningSession::measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber,
-                                 double strategyMs) {
-    std::vector<Config> configs;
-    configs.reserve(batch.size());
-    for (SearchSpace::Index index : batch)
-        configs.push_back(m_space.config(index));
-    std::vector<Measurement> measurements =
-        matchedMeasurements(m_backend, m_backend.measure(configs), batch.size());
+void TuningSession::recordBatch(ProposedBatch batch, std::vector<Measurement> measurements) {
     std::size_t first = m_trials.size();
-    for (std::size_t i = 0; i < batch.size(); ++i) {
+    const std::size_t count = batch.indices.size();
+    for (std::size_t i = 0; i < count; ++i) {
         Trial trial;
         trial.number = static_cast<std::int64_t>(m_trials.size());
-        trial.index = batch[i];
-        trial.config = std::move(configs[i]);
+        trial.index = batch.indices[i];
+        trial.config = m_space.config(batch.indices[i]);
         trial.measurement = std::move(measurements[i]);
-        trial.predicted = m_strategy.prediction(batch[i]);
-        trial.batch = batchNumber;
+        trial.predicted = batch.predictions[i];
+        trial.batch = batch.number;
         trial.elapsedS = elapsed();
-        trial.strategyMs = strategyMs / static_cast<double>(batch.size());
+        trial.strategyMs = batch.strategyMs / static_cast<double>(count);
         trial.finishedAt = unixSeconds();
         record(std::move(trial));
         for (SessionObserver* observer : m_observers)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backends/Backend.h"
+#include "session/MeasurePool.h"
 #include "session/SessionObserver.h"
 #include "session/StopCondition.h"
 #include "strategies/Strategy.h"
@@ -44,6 +45,12 @@ public:
     void preload(std::vector<Trial> trials);
 
     StopReason run();
+    // The loop with measurement dealt to a pool (an MPI job's ranks) instead of the backend: a batch goes to
+    // every free slot as soon as it frees up, the strategy is told of results in the order they complete,
+    // and trials are numbered in that order. The budget counts unique configs, those in flight included, so
+    // it is never exceeded and no config is measured twice. A stop condition met deals nothing more and
+    // waits for the batches in flight; cancel() gives them up.
+    StopReason run(MeasurePool& pool);
 
     // The loop one batch at a time, for a caller that interleaves many sessions (a workload): start() once,
     // then step() until it returns why the session stopped (or the caller has had enough), then finish()
@@ -68,8 +75,17 @@ public:
 
 private:
     std::vector<SearchSpace::Index> nextBatch(std::size_t maxCount, bool& exhausted);
-    void measureBatch(const std::vector<SearchSpace::Index>& batch, std::int64_t batchNumber,
-                      double strategyMs);
+    // A batch proposed and not yet recorded: what its trials are stamped with.
+    struct ProposedBatch {
+        std::vector<SearchSpace::Index> indices;
+        std::int64_t number = 0;
+        double strategyMs = 0.0;
+        std::vector<std::optional<double>> predictions; // the strategy's, made when it was proposed
+    };
+    // The next batch of at most maxCount fresh configs; nullopt when the strategy has none to give.
+    std::optional<ProposedBatch> propose(std::size_t maxCount);
+    void measureBatch(ProposedBatch batch);
+    void recordBatch(ProposedBatch batch, std::vector<Measurement> measurements);
     void record(Trial trial);
     std::optional<StopReason> stopReason() const;
     bool waitWhilePaused();

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Benchmark of `tune --mpi` on this machine (no cluster needed): real MPI jobs of tunescope-cli.
+
+scaling: replay with a real wall time per measurement (--replay-delay-ms, slept), 1, 2, 4 and 8 measuring
+         ranks (mpirun -np N+1): measurements per second and parallel efficiency (rate_N / (N * rate_1)),
+         median of --repeats runs, for random search (the transport alone) and the default strategy.
+quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per dataset: mean fraction of the
+         dataset's optimum at 25/50/100/200/400 evaluations. One measuring rank deals one batch at a time,
+         which is exactly the loop of a single process, so the 1-rank side runs without MPI (checked against
+         an MPI run with one measuring rank for the first seed of the first dataset).
+
+  scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3]
+  scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--datasets resources/datasets/*.json.gz]
+"""
+import argparse
+import glob
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUDGETS = [25, 50, 100, 200, 400]
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
+
+
+def tune(cli, ranks, arguments, db):
+    """Runs one session (on `ranks` measuring ranks; 0: a single process) and returns its --json result."""
+    command = [cli, "tune"] + arguments + ["--db", db, "--json"]
+    if ranks > 0:
+        command = MPIRUN + ["-np", str(ranks + 1)] + command + ["--mpi"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench_mpi: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def session_seconds(db):
+    """Seconds from the session's start to its last result, and the number of trials."""
+    with sqlite3.connect(db) as c:
+        (elapsed, count), = c.execute("SELECT MAX(elapsed_s), COUNT(*) FROM trials")
+    return elapsed, count
+
+
+def scaling(args):
+    dataset = os.path.join(ROOT, "resources/datasets/gemm_clblast_RTX_3090.json.gz")
+    print(f"# scaling: {os.path.basename(dataset)}, {args.delay_ms:g} ms per measurement (slept), "
+          f"median of {args.repeats} runs")
+    ideal = 1000.0 / args.delay_ms
+    print("| strategy | measuring ranks | measurements | seconds | measurements/s | parallel efficiency "
+          f"(rate / (N x rate with 1)) | of the ideal N x {ideal:g}/s |")
+    print("|---|---|---|---|---|---|---|")
+    for strategy, batch in [("random_sample", 8), ("default", 8), ("default", 16)]:
+        base = None  # the rate with one measuring rank
+        for ranks in [1, 2, 4, 8]:
+            budget = 10 * batch * ranks  # ten batches per rank
+            rates, seconds = [], []
+            for repeat in range(args.repeats):
+                with tempfile.TemporaryDirectory() as tmp:
+                    db = os.path.join(tmp, "records.db")
+                    tune(args.cli, ranks, ["--dataset", dataset, "--strategy", strategy, "--seed", str(repeat),
+                                           "--budget", str(budget), "--batch-size", str(batch),
+                                           "--replay-delay-ms", str(args.delay_ms)], db)
+                    elapsed, count = session_seconds(db)
+                    rates.append(count / elapsed)
+                    seconds.append(elapsed)
+            rate = statistics.median(rates)
+            base = base or rate
+            print(f"| {strategy}, batch {batch} | {ranks} | {budget} | {statistics.median(seconds):.2f} | {rate:.1f} | "
+                  f"{rate / (ranks * base):.3f} | {rate / (ranks * ideal):.3f} |", flush=True)
+
+
+def fractions(result):
+    """Fraction of the optimum at each budget, from tune --json's convergence."""
+    best = result["best"]
+    optimum = best["objective_ms"] * best["fraction_of_optimum"]
+    out = []
+    for budget in BUDGETS:
+        reached = [p["best_ms"] for p in result["convergence"] if p["evaluation"] <= budget]
+        out.append(optimum / min(reached) if reached else 0.0)
+    return out
+
+
+def quality(args):
+    datasets = sorted(args.datasets or glob.glob(os.path.join(ROOT, "resources/datasets/*.json.gz")))
+    print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 ranks")
+    print("| dataset | ranks | " + " | ".join(str(b) for b in BUDGETS) + " |")
+    print("|---|---|" + "---|" * len(BUDGETS))
+    totals = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
+    with tempfile.TemporaryDirectory() as tmp:
+        for d, dataset in enumerate(datasets):
+            rows = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
+            for seed in range(args.seeds):
+                plan = ["--dataset", dataset, "--seed", str(seed), "--budget", str(BUDGETS[-1])]
+                one = tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db"))
+                if d == 0 and seed == 0:  # one measuring rank is the single-process loop
+                    check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
+                    if check["convergence"] != one["convergence"]:
+                        sys.exit("bench_mpi: one measuring rank did not reproduce the single-process run")
+                eight = tune(args.cli, 8, plan + ["--replay-delay-ms", str(args.delay_ms)],
+                             os.path.join(tmp, f"eight-{d}-{seed}.db"))
+                for ranks, result in [(1, one), (8, eight)]:
+                    for i, value in enumerate(fractions(result)):
+                        rows[ranks][i].append(value)
+                        totals[ranks][i].append(value)
+            for ranks in [1, 8]:
+                cells = " | ".join(f"{statistics.mean(v):.3f}" for v in rows[ranks])
+                print(f"| {os.path.basename(dataset)} | {ranks} | {cells} |", flush=True)
+    for ranks in [1, 8]:
+        cells = " | ".join(f"{statistics.mean(v):.3f}" for v in totals[ranks])
+        print(f"| mean of {len(datasets)} | {ranks} | {cells} |")
+    diff = " | ".join(f"{statistics.mean(a) - statistics.mean(b):+.3f}" for a, b in zip(totals[8], totals[1]))
+    print(f"| 8 ranks - 1 rank | | {diff} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["scaling", "quality"])
+    parser.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/tunescope-cli"))
+    parser.add_argument("--delay-ms", type=float, default=50.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=30)
+    parser.add_argument("--datasets", nargs="*")
+    args = parser.parse_args()
+    if not os.access(args.cli, os.X_OK):
+        sys.exit(f"bench_mpi: {args.cli} is not an executable tunescope-cli (build it first: scripts/bootstrap).")
+    scaling(args) if args.what == "scaling" else quality(args)
+
+
+if __name__ == "__main__":
+    main()
