@@ -73,6 +73,15 @@ def scaling(args):
                   f"{rate / (ranks * base):.3f} | {rate / (ranks * ideal):.3f} |", flush=True)
 
 
+def out_of_order(db):
+    """Share of batches whose results came back before those of a batch dealt earlier: how asynchronous the
+    run really was (0 for one measuring rank)."""
+    with sqlite3.connect(db) as c:
+        order = [b for (b,) in c.execute("SELECT batch FROM trials GROUP BY batch ORDER BY MIN(number)")]
+    late = sum(1 for i, b in enumerate(order) if i > 0 and b < max(order[:i]))
+    return late / max(len(order), 1)
+
+
 def fractions(result):
     """Fraction of the optimum at each budget, from tune --json's convergence."""
     best = result["best"]
@@ -86,10 +95,12 @@ def fractions(result):
 
 def quality(args):
     datasets = sorted(args.datasets or glob.glob(os.path.join(ROOT, "resources/datasets/*.json.gz")))
+    datasets = [d for d in datasets if d.endswith(".json.gz")]
     print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 ranks")
     print("| dataset | ranks | " + " | ".join(str(b) for b in BUDGETS) + " |")
     print("|---|---|" + "---|" * len(BUDGETS))
     totals = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
+    disorder = []
     with tempfile.TemporaryDirectory() as tmp:
         for d, dataset in enumerate(datasets):
             rows = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
@@ -100,8 +111,9 @@ def quality(args):
                     check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
                     if check["convergence"] != one["convergence"]:
                         sys.exit("bench_mpi: one measuring rank did not reproduce the single-process run")
-                eight = tune(args.cli, 8, plan + ["--replay-delay-ms", str(args.delay_ms)],
-                             os.path.join(tmp, f"eight-{d}-{seed}.db"))
+                eight_db = os.path.join(tmp, f"eight-{d}-{seed}.db")
+                eight = tune(args.cli, 8, plan + ["--replay-delay-ms", str(args.delay_ms)], eight_db)
+                disorder.append(out_of_order(eight_db))
                 for ranks, result in [(1, one), (8, eight)]:
                     for i, value in enumerate(fractions(result)):
                         rows[ranks][i].append(value)
@@ -114,6 +126,8 @@ def quality(args):
         print(f"| mean of {len(datasets)} | {ranks} | {cells} |")
     diff = " | ".join(f"{statistics.mean(a) - statistics.mean(b):+.3f}" for a, b in zip(totals[8], totals[1]))
     print(f"| 8 ranks - 1 rank | | {diff} |")
+    print(f"# 8 ranks: {100 * statistics.mean(disorder):.0f} % of the batches came back before a batch dealt "
+          f"earlier (mean over the runs)")
 
 
 def main():

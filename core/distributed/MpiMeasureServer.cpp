@@ -52,6 +52,9 @@ std::vector<std::string> parameterNames(const SearchSpace& space) {
 
 // How often a measuring rank tells rank 0 that it is alive (MpiMeasurePool::lostRank).
 constexpr auto kHeartbeatInterval = std::chrono::milliseconds(100);
+// The pause between two looks for a message or a finished batch: short against a measurement, long enough
+// that eight ranks waiting on one node take nothing worth having from rank 0 or from the measurements.
+constexpr auto kPollPause = std::chrono::milliseconds(2);
 
 // One batch measured on a thread of its own, so that this rank keeps answering rank 0 meanwhile.
 class BatchRun {
@@ -155,7 +158,7 @@ MpiMeasureServer::Ending MpiMeasureServer::serve(const std::function<bool()>& in
                 running.reset();
                 continue;
             }
-            std::this_thread::sleep_for(std::chrono::microseconds(running ? 200 : 1000));
+            std::this_thread::sleep_for(kPollPause);
             continue;
         }
         if (message->tag == MpiChannel::Tag::Stop)
