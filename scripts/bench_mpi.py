@@ -10,7 +10,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
          an MPI run with one measuring rank for the first seed of the first dataset).
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3]
-  scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--datasets resources/datasets/*.json.gz]
+  scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
 """
 import argparse
 import glob
@@ -96,7 +96,8 @@ def fractions(result):
 def quality(args):
     datasets = sorted(args.datasets or glob.glob(os.path.join(ROOT, "resources/datasets/*.json.gz")))
     datasets = [d for d in datasets if d.endswith(".json.gz")]
-    print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 ranks")
+    print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 ranks, "
+          f"batch size {args.batch_size} on the 8 ranks (8 on one)")
     print("| dataset | ranks | " + " | ".join(str(b) for b in BUDGETS) + " |")
     print("|---|---|" + "---|" * len(BUDGETS))
     totals = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
@@ -107,7 +108,8 @@ def quality(args):
             for seed in range(args.seeds):
                 plan = ["--dataset", dataset, "--seed", str(seed), "--budget", str(BUDGETS[-1])]
                 one = tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db"))
-                if d == 0 and seed == 0:  # one measuring rank is the single-process loop
+                plan += ["--batch-size", str(args.batch_size)]  # the 8 ranks' (the 1-rank side keeps 8)
+                if d == 0 and seed == 0 and args.batch_size == 8:  # one measuring rank: the single-process loop
                     check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
                     if check["convergence"] != one["convergence"]:
                         sys.exit("bench_mpi: one measuring rank did not reproduce the single-process run")
@@ -138,6 +140,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", nargs="*")
+    parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size")
     args = parser.parse_args()
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"bench_mpi: {args.cli} is not an executable tunescope-cli (build it first: scripts/bootstrap).")
