@@ -19,12 +19,14 @@
 
 using namespace ts;
 
-// tune --mpi as real MPI jobs on this machine: mpirun (TUNESCOPE_MPIRUN) with three ranks, rank 0 running the
-// session and ranks 1 and 2 measuring, with the replay backend and with the cpu backend at a tiny size.
+// tune --mpi and workload tune --mpi as real MPI jobs on this machine: mpirun (TUNESCOPE_MPIRUN) with three
+// ranks, rank 0 running the session or workload and ranks 1 and 2 measuring, with the replay backend and
+// with the cpu backend at a tiny size.
 namespace {
 
 const QString kPnpoly = TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz";
 const QString kFaulty = TUNESCOPE_TEST_DATA "/kernels/faulty/kernel.json";
+const QString kDemoWorkload = TUNESCOPE_RESOURCES "/workloads/replay-demo.json";
 
 struct Job {
     int exitCode = -1;
@@ -32,8 +34,10 @@ struct Job {
     QString err;
 };
 
-QStringList mpirunPrefix(int ranks) {
-    return {"--allow-run-as-root", "--oversubscribe", "-np", QString::number(ranks), TUNESCOPE_CLI, "tune"};
+QStringList mpirunPrefix(int ranks, const QStringList& command = {"tune"}) {
+    return QStringList{"--allow-run-as-root", "--oversubscribe", "-np", QString::number(ranks),
+                       TUNESCOPE_CLI} +
+           command;
 }
 
 Job finished(QProcess& process, int timeoutMs = 240000) {
@@ -53,6 +57,30 @@ Job tune(const QStringList& arguments, int ranks) {
     else
         process.start(TUNESCOPE_CLI, QStringList{"tune"} + arguments);
     return finished(process);
+}
+
+// `tunescope-cli workload SUBCOMMAND ARGS --mpi` on `ranks` ranks.
+Job workload(const QString& subcommand, const QStringList& arguments, int ranks) {
+    QProcess process;
+    process.start(TUNESCOPE_MPIRUN,
+                  mpirunPrefix(ranks, {"workload", subcommand}) + arguments + QStringList{"--mpi"});
+    return finished(process);
+}
+
+// The trials of every session of the database (a workload's tasks), by session.
+std::map<std::int64_t, std::vector<StoredTrial>> trialsBySession(const QString& db) {
+    RecordStore store(db.toStdString());
+    std::map<std::int64_t, std::vector<StoredTrial>> trials;
+    for (const SessionRecord& session : store.sessions())
+        trials[session.id] = store.trials(session.id);
+    return trials;
+}
+
+std::size_t trialCount(const std::map<std::int64_t, std::vector<StoredTrial>>& sessions) {
+    std::size_t count = 0;
+    for (const auto& [id, trials] : sessions)
+        count += trials.size();
+    return count;
 }
 
 std::vector<StoredTrial> trialsOf(const QString& db) {
@@ -122,8 +150,8 @@ class TestMpi : public QObject {
 private slots:
     // A session is measured on one device model: a rank on another is refused in one sentence naming it.
     void ranksOnAnotherDeviceAreRefused() {
-        const std::vector<MpiMeasurePool::Rank> same{{1, "a", 11, "NVIDIA H200"},
-                                                     {2, "b", 12, "NVIDIA H200"}};
+        const std::vector<MpiMeasurePool::Rank> same{{1, "a", 11, "NVIDIA H200", ""},
+                                                     {2, "b", 12, "NVIDIA H200", ""}};
         MpiMeasurePool::checkSameDevice("NVIDIA H200", same);
         std::vector<MpiMeasurePool::Rank> mixed = same;
         mixed[1].device = "NVIDIA A100";
@@ -269,7 +297,7 @@ private slots:
     }
 
     // What cannot run is one sentence and a non-zero exit, with nothing recorded and no rank left waiting:
-    // a job with no measuring rank, and a workload of several sizes.
+    // a session or a workload with no measuring rank.
     void jobsThatCannotRunSaySo() {
         QTemporaryDir dir;
         const Job alone = tune({"--dataset", kPnpoly, "--db", dir.filePath("alone.db")}, 1);
@@ -278,9 +306,128 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("alone.db")) ||
                 RecordStore(dir.filePath("alone.db").toStdString()).sessions().empty());
 
-        const Job sizes = tune({"--kernel-spec", kFaulty, "--size", "1024", "--size", "2048"}, 3);
-        QVERIFY(sizes.exitCode != 0);
-        QVERIFY2(sizes.err.contains("several --size"), qPrintable(sizes.err));
+        const Job lone = workload("tune", {kDemoWorkload, "--budget", "10", "--db", dir.filePath("w.db")}, 1);
+        QVERIFY(lone.exitCode != 0);
+        QVERIFY2(lone.err.contains("at least two ranks"), qPrintable(lone.err));
+    }
+
+    // A workload across ranks: the tasks (replayed on three GPU models, each task bound to the ranks that
+    // measure on its model) are dealt to both ranks at once, the budget is spent exactly, every task is
+    // tuned and no config of a task is measured twice.
+    void workloadJobSpendsItsBudgetOverEveryTask() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("w.db");
+        const Job job = workload("tune",
+                                 {kDemoWorkload, "--budget", "60", "--batch-size", "4", "--db", db,
+                                  "--replay-delay-ms", "2", "--json"},
+                                 3);
+        QVERIFY2(job.exitCode == 0, qPrintable(job.err));
+        QVERIFY2(job.err.contains("Measuring on 2 MPI ranks"), qPrintable(job.err));
+        QVERIFY2(job.err.contains("[60/60]"), qPrintable(job.err));
+        RecordStore store(db.toStdString());
+        const std::vector<WorkloadRecord> workloads = store.workloads();
+        QCOMPARE(workloads.size(), std::size_t{1});
+        QCOMPARE(workloads.front().status, std::string("completed"));
+        const auto sessions = trialsBySession(db);
+        QCOMPARE(sessions.size(), workloads.front().tasks.size()); // every task was tuned
+        QCOMPARE(trialCount(sessions), std::size_t{60});
+        std::set<int> ranks;
+        for (const auto& [id, trials] : sessions) {
+            QVERIFY2(!trials.empty(), qPrintable(QString("session %1 has no trial").arg(id)));
+            expectNoDuplicates(trials);
+            const std::set<int> measuredBy = measuringRanks(trials);
+            QVERIFY(!measuredBy.empty()); // every trial carries the rank that measured it
+            ranks.insert(measuredBy.begin(), measuredBy.end());
+        }
+        QCOMPARE(ranks, (std::set<int>{1, 2}));
+    }
+
+    // Several sizes of a kernel make a workload, over MPI as on one machine: the cpu backend on both ranks
+    // measures both tasks, a crashing or hanging config is recorded with its status, and each task ends
+    // when its 18 configs are measured.
+    void severalSizesRunAsAWorkloadAcrossRanks() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("sizes.db");
+        const Job job = tune({"--kernel-spec",
+                              kFaulty,
+                              "--size",
+                              "N=1024",
+                              "--size",
+                              "N=2048",
+                              "--strategy",
+                              "brute_force",
+                              "--batch-size",
+                              "3",
+                              "--budget",
+                              "36",
+                              "--db",
+                              db,
+                              "--cache-dir",
+                              dir.filePath("cache"),
+                              "--timeout",
+                              "1",
+                              "--repeat",
+                              "3",
+                              "--min-repeat-ms",
+                              "1",
+                              "--warmup-ms",
+                              "1",
+                              "--no-flush"},
+                             3);
+        QVERIFY2(job.exitCode == 0, qPrintable(job.err));
+        const auto sessions = trialsBySession(db);
+        QCOMPARE(sessions.size(), std::size_t{2});
+        for (const auto& [id, trials] : sessions) {
+            QCOMPARE(trials.size(), std::size_t{18});
+            expectNoDuplicates(trials);
+            std::map<std::string, int> statuses;
+            for (const StoredTrial& t : trials)
+                ++statuses[t.status];
+            QCOMPARE(statuses["timeout"], 3);        // MODE=hang
+            QCOMPARE(statuses["runtime_failed"], 3); // MODE=segfault
+            QCOMPARE(statuses["ok"], 6);
+        }
+    }
+
+    // A measuring rank killed mid-workload ends the job: rank 0 names the lost rank and the command that
+    // resumes, every finished trial is committed, and `workload resume --mpi` spends the rest of the budget
+    // without measuring a recorded config again.
+    void killedRankLeavesAWorkloadThatResumes() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("killed.db");
+        QProcess process;
+        process.start(TUNESCOPE_MPIRUN, mpirunPrefix(3, {"workload", "tune"}) +
+                                            QStringList{kDemoWorkload, "--budget", "120", "--batch-size", "4",
+                                                        "--db", db, "--replay-delay-ms", "50", "--mpi"});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(db) && trialCount(trialsBySession(db)) >= 16, 120000);
+        const pid_t victim = rankPid(2, db.toStdString());
+        QVERIFY(victim > 0);
+        QCOMPARE(::kill(victim, SIGKILL), 0);
+        const Job killed = finished(process);
+        QVERIFY(killed.exitCode != 0);
+        QVERIFY2(killed.err.contains("MPI rank 2 (host") && killed.err.contains("was lost"),
+                 qPrintable(killed.err));
+        QVERIFY2(killed.err.contains("workload resume 1"), qPrintable(killed.err));
+        const auto before = trialsBySession(db);
+        QVERIFY(trialCount(before) >= 16 && trialCount(before) < 120);
+        QCOMPARE(RecordStore(db.toStdString()).workloads().front().status, std::string("cancelled"));
+
+        const Job resumed = workload("resume", {"1", "--db", db}, 3);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const auto after = trialsBySession(db);
+        QCOMPARE(trialCount(after), std::size_t{120});
+        for (const auto& [id, trials] : after) {
+            expectNoDuplicates(trials);
+            if (!before.count(id))
+                continue;
+            const std::vector<StoredTrial>& earlier = before.at(id);
+            for (std::size_t i = 0; i < earlier.size(); ++i) {
+                QCOMPARE(trials[i].index, earlier[i].index);
+                QCOMPARE(trials[i].finishedAt, earlier[i].finishedAt); // recorded once, never measured again
+            }
+        }
+        QCOMPARE(RecordStore(db.toStdString()).workloads().front().status, std::string("completed"));
     }
 };
 

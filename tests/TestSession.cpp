@@ -93,6 +93,7 @@ public:
             configs.push_back(m_space.config(index));
         return Completed{ticket, m_backend.measure(configs)};
     }
+    std::optional<Completed> poll() override { return std::nullopt; } // only when waited for
     std::size_t submitted = 0;
     std::size_t mostInFlight = 0;
 

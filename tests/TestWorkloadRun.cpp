@@ -2,6 +2,8 @@
 // the tasks, every task gets rounds, a cancelled workload resumes with nothing measured twice, a task that
 // cannot be built fails with its sentence while the others go on, and a task of a kernel measured before it
 // starts warm from the earlier task's session.
+#include "backends/ReplayBackend.h"
+#include "records/DatasetReader.h"
 #include "records/RecordStore.h"
 #include "util/Error.h"
 #include "workload/WorkloadRun.h"
@@ -92,6 +94,70 @@ double storedBest(const RecordStore& store, std::int64_t session) {
     return best;
 }
 
+// A WorkloadPool in the test's process: `slots` slots shared by every task, results handed back last dealt
+// first (the opposite of the order dealt), each task measured by a replay backend of its own dataset. A task
+// whose session's device is `refused` has no slot that measures on it.
+class LifoWorkloadPool : public WorkloadPool {
+public:
+    explicit LifoWorkloadPool(std::size_t slotCount, std::string refused = {})
+        : m_slots(slotCount), m_refused(std::move(refused)) {}
+    bool addTask(std::size_t task, const SessionPlan& plan, const SearchSpace&,
+                 const std::string& device) override {
+        if (device == m_refused)
+            throw Error("no slot measures on \"" + device + "\"");
+        auto dataset = std::make_shared<const Dataset>(readDataset(plan.dataset));
+        m_backends[task] = std::make_unique<ReplayBackend>(dataset);
+        m_datasets[task] = dataset;
+        return true;
+    }
+    std::size_t freeSlots(std::size_t task) const override {
+        return m_backends.count(task) ? m_slots - m_inFlight.size() : 0;
+    }
+    void submit(std::size_t task, std::int64_t ticket, std::span<const SearchSpace::Index> batch) override {
+        QVERIFY2(freeSlots(task) > 0, "a batch was dealt to a task with no free slot");
+        m_inFlight.push_back({task, ticket, {batch.begin(), batch.end()}});
+        mostInFlight = std::max(mostInFlight, m_inFlight.size());
+        std::set<std::size_t> tasks;
+        for (const Batch& b : m_inFlight)
+            tasks.insert(b.task);
+        mostTasksInFlight = std::max(mostTasksInFlight, tasks.size());
+    }
+    std::optional<MeasurePool::Completed> waitAny(const std::function<bool()>& stop) override {
+        if (stop())
+            return std::nullopt;
+        Batch batch = m_inFlight.back();
+        m_inFlight.pop_back();
+        std::vector<Config> configs;
+        for (SearchSpace::Index index : batch.indices)
+            configs.push_back(m_datasets.at(batch.task)->space.config(index));
+        return MeasurePool::Completed{batch.ticket, m_backends.at(batch.task)->measure(configs)};
+    }
+    std::optional<MeasurePool::Completed> poll() override { return std::nullopt; } // only when waited for
+    std::size_t mostInFlight = 0;
+    std::size_t mostTasksInFlight = 0;
+
+private:
+    struct Batch {
+        std::size_t task;
+        std::int64_t ticket;
+        std::vector<SearchSpace::Index> indices;
+    };
+    std::size_t m_slots;
+    std::string m_refused;
+    std::map<std::size_t, std::unique_ptr<ReplayBackend>> m_backends;
+    std::map<std::size_t, std::shared_ptr<const Dataset>> m_datasets;
+    std::vector<Batch> m_inFlight;
+};
+
+// Every task's trials from the database: the total, and whether any config of a session was measured twice.
+std::int64_t totalStoredTrials(const RecordStore& store, const WorkloadRecord& record, bool& duplicates) {
+    std::int64_t total = 0;
+    for (const WorkloadTaskRecord& task : record.tasks)
+        if (task.session)
+            total += storedTrials(store, *task.session, &duplicates);
+    return total;
+}
+
 } // namespace
 
 class TestWorkloadRun : public QObject {
@@ -104,6 +170,9 @@ private slots:
     void taskOfAKernelMeasuredBeforeStartsWarm();
     void refusesWhatCannotRun();
     void pausedTimeIsNotElapsed();
+    void pooledWorkloadDealsToEverySlot();
+    void pooledWorkloadFailsATaskNoSlotMeasures();
+    void cancelledPooledWorkloadResumesWithoutMeasuringTwice();
 };
 
 void TestWorkloadRun::spendsTheBudgetOverEveryTask() {
@@ -281,3 +350,97 @@ void TestWorkloadRun::pausedTimeIsNotElapsed() {
 
 QTEST_APPLESS_MAIN(TestWorkloadRun)
 #include "TestWorkloadRun.moc"
+
+// Measured elsewhere (the ranks of an MPI job), a workload deals a batch to every free slot, of several
+// tasks at once, records results in the order they come back, and spends its budget exactly: no more trials
+// than the budget, none measured twice, every task tuned.
+void TestWorkloadRun::pooledWorkloadDealsToEverySlot() {
+    for (const std::string scheduler : {"round_robin", "gradient"}) {
+        QTemporaryDir dir;
+        RecordStore store(dir.filePath("records.db").toStdString());
+        WorkloadPlan plan = replayWorkload(90, scheduler);
+        plan.tasks[0].plan.strategy = "default";
+        std::unique_ptr<WorkloadRun> run = WorkloadRun::create(plan, store);
+        Recorder recorder;
+        run->addObserver(&recorder);
+        LifoWorkloadPool pool(3);
+        const std::int64_t id = run->open();
+        QCOMPARE(run->run(pool), WorkloadStop::Budget);
+        const WorkloadRecord record = *store.workload(id);
+        QCOMPARE(record.status, std::string("completed"));
+        bool duplicates = false;
+        QCOMPARE(totalStoredTrials(store, record, duplicates), std::int64_t{90});
+        QVERIFY(!duplicates);
+        for (const WorkloadTaskRecord& task : record.tasks) {
+            QVERIFY2(task.session && storedTrials(store, *task.session) > 0, task.name.c_str());
+            QCOMPARE(task.status, std::string("done"));
+            QCOMPARE(recorder.trials[static_cast<std::size_t>(task.position)],
+                     storedTrials(store, *task.session));
+        }
+        QCOMPARE(pool.mostInFlight, std::size_t{3});
+        QVERIFY(pool.mostTasksInFlight >= 2); // the warm-up deals every task before any result is back
+        QCOMPARE(recorder.last.trials, std::int64_t{90});
+    }
+}
+
+// A task whose device no slot measures on fails with the pool's sentence, records no session, and the
+// others spend the budget.
+void TestWorkloadRun::pooledWorkloadFailsATaskNoSlotMeasures() {
+    QTemporaryDir dir;
+    RecordStore store(dir.filePath("records.db").toStdString());
+    WorkloadPlan plan = replayWorkload(40);
+    plan.tasks[2] = replayTask("conv 2080", "convolution_2021_RTX_2080_Ti.json.gz", 1.0);
+    const std::string device2080 =
+        ReplayBackend(std::make_shared<const Dataset>(readDataset(plan.tasks[2].plan.dataset)))
+            .deviceFingerprint();
+    std::unique_ptr<WorkloadRun> run = WorkloadRun::create(plan, store);
+    Recorder recorder;
+    run->addObserver(&recorder);
+    LifoWorkloadPool pool(2, device2080);
+    const std::int64_t id = run->open();
+    QCOMPARE(run->run(pool), WorkloadStop::Budget);
+    const WorkloadRecord record = *store.workload(id);
+    QCOMPARE(record.tasks[2].status, std::string("failed"));
+    QVERIFY(!record.tasks[2].session.has_value());
+    QVERIFY2(record.tasks[2].error.find("no slot measures on") != std::string::npos,
+             record.tasks[2].error.c_str());
+    QVERIFY(recorder.failed.count(2));
+    bool duplicates = false;
+    QCOMPARE(totalStoredTrials(store, record, duplicates), std::int64_t{40});
+    QVERIFY(!duplicates);
+}
+
+// Cancelled with batches in flight, a pooled workload gives them up (nothing half-recorded) and resumes,
+// pooled again, to its budget without measuring a recorded config twice.
+void TestWorkloadRun::cancelledPooledWorkloadResumesWithoutMeasuringTwice() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("records.db").toStdString();
+    std::int64_t id = 0;
+    std::int64_t trialsAtCancel = 0;
+    {
+        RecordStore store(path);
+        std::unique_ptr<WorkloadRun> run = WorkloadRun::create(replayWorkload(60), store);
+        Recorder recorder(run.get(), 4);
+        run->addObserver(&recorder);
+        LifoWorkloadPool pool(3);
+        id = run->open();
+        QCOMPARE(run->run(pool), WorkloadStop::Cancelled);
+        QCOMPARE(store.workload(id)->status, std::string("cancelled"));
+        trialsAtCancel = recorder.last.trials;
+        QCOMPARE(trialsAtCancel, std::int64_t{16}); // four batches of four came back
+        bool duplicates = false;
+        QCOMPARE(totalStoredTrials(store, *store.workload(id), duplicates), trialsAtCancel);
+    }
+    RecordStore store(path);
+    std::unique_ptr<WorkloadRun> resumed = WorkloadRun::resume(store, id);
+    QCOMPARE(resumed->open(), id);
+    QCOMPARE(resumed->progress().trials, trialsAtCancel);
+    LifoWorkloadPool pool(3);
+    QCOMPARE(resumed->run(pool), WorkloadStop::Budget);
+    const WorkloadRecord record = *store.workload(id);
+    QCOMPARE(record.status, std::string("completed"));
+    bool duplicates = false;
+    QCOMPARE(totalStoredTrials(store, record, duplicates), std::int64_t{60});
+    QVERIFY(!duplicates);
+    QCOMPARE(store.sessions().size(), record.tasks.size());
+}

@@ -7,6 +7,7 @@
 #ifdef TUNESCOPE_WITH_MPI
 #include "distributed/MpiMeasurePool.h"
 #include "distributed/MpiMeasureServer.h"
+#include "distributed/MpiRankPool.h"
 #include "distributed/MpiRuntime.h"
 #endif
 
@@ -21,6 +22,7 @@ namespace ts::cli {
 struct MpiJob::Parts {
     MpiRuntime runtime;
     std::unique_ptr<MpiMeasurePool> pool;
+    std::unique_ptr<MpiRankPool> ranks; // a workload's
 };
 
 MpiJob::MpiJob(bool wanted) {
@@ -57,8 +59,22 @@ MeasurePool* MpiJob::pool(PreparedSession& prepared) {
     return m_parts->pool.get();
 }
 
+WorkloadPool* MpiJob::workloadPool() {
+    if (!m_parts)
+        return nullptr;
+    m_parts->ranks =
+        std::make_unique<MpiRankPool>(m_parts->runtime, [] { return InterruptSignals::received() != 0; });
+    fmt::print(stderr, "Measuring on {} MPI rank{}; each task is sent to them when it opens.\n",
+               m_parts->runtime.size() - 1, m_parts->runtime.size() > 2 ? "s" : "");
+    return m_parts->ranks.get();
+}
+
 std::string MpiJob::lostRanks() const {
-    return m_parts && m_parts->pool ? m_parts->pool->lostRanks() : std::string();
+    if (m_parts && m_parts->pool)
+        return m_parts->pool->lostRanks();
+    if (m_parts && m_parts->ranks)
+        return m_parts->ranks->lostRanks();
+    return {};
 }
 
 #else
@@ -79,6 +95,10 @@ bool MpiJob::servedAsMeasuringRank() {
 }
 
 MeasurePool* MpiJob::pool(PreparedSession&) {
+    return nullptr;
+}
+
+WorkloadPool* MpiJob::workloadPool() {
     return nullptr;
 }
 

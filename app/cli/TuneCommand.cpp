@@ -210,7 +210,7 @@ void sayIgnoredOnResume(const CLI::App& cmd) {
 
 // tune --kernel K --size A --size B ...: the sizes as the tasks of one workload sharing the budget, as
 // `workload tune` runs a workload file of those tasks.
-void runSizesAsWorkload(const TuneOptions& o) {
+void runSizesAsWorkload(const TuneOptions& o, MpiJob& mpi) {
     if (!o.plan.dataset.empty())
         throw Error("--size is given more than once, which tunes several sizes of a kernel; a replay dataset "
                     "has one size.");
@@ -222,7 +222,7 @@ void runSizesAsWorkload(const TuneOptions& o) {
     WorkloadRun::Hooks hooks;
     hooks.notice = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
     std::unique_ptr<WorkloadRun> run = WorkloadRun::create(workload, store, hooks);
-    runWorkload(*run, store, o.json);
+    runWorkload(*run, store, o.json, mpi);
 }
 
 // tune and tune --resume: the plan made into a session by core, run with the CLI's observers (progress and
@@ -231,12 +231,8 @@ void runTune(const TuneOptions& o, const CLI::App& cmd) {
     MpiJob mpi(o.mpi);
     if (mpi.servedAsMeasuringRank())
         return;
-    if (o.sizes.size() > 1 && o.resume == 0) {
-        if (o.mpi)
-            throw Error("--mpi runs one session across the ranks of an MPI job; several --size make a "
-                        "workload, which runs on one machine (give one --size per MPI job).");
-        return runSizesAsWorkload(o);
-    }
+    if (o.sizes.size() > 1 && o.resume == 0)
+        return runSizesAsWorkload(o, mpi);
     PreparedSession::Hooks hooks;
     hooks.warmStart = hooks.notice = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
     std::unique_ptr<RecordStore> store;

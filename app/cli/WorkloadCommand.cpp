@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "InterruptSignals.h"
 #include "KernelTarget.h"
+#include "MpiJob.h"
 #include "SharedOption.h"
 #include "WorkloadPrinter.h"
 
@@ -40,6 +41,8 @@ struct WorkloadOptions {
     std::vector<std::string> constraints;
     bool transfer = false;
     KernelTuneOptions measurement;
+    bool mpi = false; // --mpi: this process is a rank of an MPI job
+    double replayDelayMs = 0.0;
 };
 
 std::filesystem::path databasePath(const WorkloadOptions& o) {
@@ -82,6 +85,7 @@ WorkloadDefaults defaultsOf(const WorkloadOptions& o, const CLI::App& cmd) {
     d.constraints = o.constraints;
     d.transfer = o.transfer;
     d.measurement = o.measurement;
+    d.replayDelayMs = o.replayDelayMs;
     d.seed = o.seed;
     d.budget = o.budget;
     d.scheduler = o.scheduler;
@@ -107,6 +111,12 @@ void listWorkloads(const WorkloadOptions& o) {
 
 void addJsonFlag(CLI::App& cmd, WorkloadOptions& o) {
     cmd.add_flag("--json", o.json, "Machine-readable table on stdout");
+}
+
+void addMpiFlag(CLI::App& cmd, WorkloadOptions& o) {
+    cmd.add_flag("--mpi", o.mpi,
+                 "Run as one rank of an MPI job (mpirun -np N tunescope-cli workload tune ... --mpi): rank 0 "
+                 "runs the workload and keeps the records, the other ranks measure (docs/cluster.md)");
 }
 
 } // namespace
@@ -138,14 +148,20 @@ void addWorkloadCommand(CLI::App& app) {
     addMeasurementOptions(*tune, o->measurement);
     tune->add_option("--db-wait", o->dbWait, "Seconds a write waits for another process's lock")
         ->capture_default_str();
+    tune->add_option("--replay-delay-ms", o->replayDelayMs,
+                     "Replay: wall time (ms) each replayed measurement takes, slept, as a real one would");
     addJsonFlag(*tune, *o);
+    addMpiFlag(*tune, *o);
     tune->callback([o, tune] {
         InterruptSignals signals;
+        MpiJob mpi(o->mpi);
+        if (mpi.servedAsMeasuringRank())
+            return;
         const WorkloadPlan plan = WorkloadFile::read(o->file, defaultsOf(*o, *tune));
         WorkloadRun::validate(plan); // before the database is created
         std::unique_ptr<RecordStore> store = openStore(*o, false);
         std::unique_ptr<WorkloadRun> run = WorkloadRun::create(plan, *store, hooks());
-        runWorkload(*run, *store, o->json);
+        runWorkload(*run, *store, o->json, mpi);
     });
 
     CLI::App* resume = workload->add_subcommand(
@@ -154,11 +170,15 @@ void addWorkloadCommand(CLI::App& app) {
     resume->add_option("--db-wait", o->dbWait, "Seconds a write waits for another process's lock")
         ->capture_default_str();
     addJsonFlag(*resume, *o);
+    addMpiFlag(*resume, *o);
     resume->callback([o] {
         InterruptSignals signals;
+        MpiJob mpi(o->mpi);
+        if (mpi.servedAsMeasuringRank())
+            return;
         std::unique_ptr<RecordStore> store = openStore(*o, true);
         std::unique_ptr<WorkloadRun> run = WorkloadRun::resume(*store, o->id, hooks());
-        runWorkload(*run, *store, o->json);
+        runWorkload(*run, *store, o->json, mpi);
     });
 
     CLI::App* show = workload->add_subcommand(

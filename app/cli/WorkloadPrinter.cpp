@@ -62,14 +62,21 @@ std::string targetOf(const WorkloadTaskPlan& task) {
 
 } // namespace
 
-void runWorkload(WorkloadRun& run, RecordStore& store, bool json) {
+void runWorkload(WorkloadRun& run, RecordStore& store, bool json, MpiJob& mpi) {
     WorkloadProgressPrinter printer(run);
     run.addObserver(&printer);
+    WorkloadPool* pool = mpi.workloadPool();
     const std::int64_t id = run.open();
     if (InterruptSignals::received() != 0)
         run.cancel();
-    const WorkloadStop stop = run.run();
+    const WorkloadStop stop = pool ? run.run(*pool) : run.run();
     printWorkload(store, id, json);
+    if (const std::string lost = mpi.lostRanks(); !lost.empty()) {
+        std::fflush(stdout);
+        throw Error(fmt::format("{}: workload {} stopped after {} trials, every one recorded; `tunescope-cli "
+                                "workload resume {} --db {}` continues it, with or without --mpi.",
+                                lost, id, run.progress().trials, id, store.path().string()));
+    }
     const int signal = InterruptSignals::received();
     if (signal != 0 && stop == WorkloadStop::Cancelled) {
         std::fflush(stdout);

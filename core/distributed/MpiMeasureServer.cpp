@@ -11,6 +11,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -56,42 +58,82 @@ constexpr auto kHeartbeatInterval = std::chrono::milliseconds(100);
 // that eight ranks waiting on one node take nothing worth having from rank 0 or from the measurements.
 constexpr auto kPollPause = std::chrono::milliseconds(2);
 
-// One batch measured on a thread of its own, so that this rank keeps answering rank 0 meanwhile.
-class BatchRun {
+// One piece of work of this rank (building a plan's target, measuring a batch) on a thread of its own, so
+// that the rank keeps answering rank 0 meanwhile. Its answer is the message sent when it is done.
+class RankJob {
 public:
-    BatchRun(Backend& backend, std::vector<Config> configs) {
-        m_thread = std::thread([this, &backend, configs = std::move(configs)] {
-            try {
-                m_measurements = backend.measure(configs);
-            } catch (const std::exception& e) {
-                m_error = e.what();
-            }
+    RankJob(MpiChannel::Tag answerTag, std::function<nlohmann::json()> work) : m_tag(answerTag) {
+        m_thread = std::thread([this, work = std::move(work)] {
+            m_answer = work();
             m_done = true;
         });
     }
-    ~BatchRun() {
+    ~RankJob() {
         if (m_thread.joinable())
             m_thread.join();
     }
+    RankJob(const RankJob&) = delete;
+    RankJob& operator=(const RankJob&) = delete;
+
     bool done() const { return m_done; }
     // Lets the thread run on when the process is about to end without unwinding.
     void abandon() { m_thread.detach(); }
-    nlohmann::json result(std::int64_t ticket) {
+    MpiChannel::Tag tag() const { return m_tag; }
+    nlohmann::json answer() {
         m_thread.join();
-        if (!m_error.empty())
-            return {{"ticket", ticket}, {"error", m_error}};
-        nlohmann::json measurements = nlohmann::json::array();
-        for (const Measurement& m : m_measurements)
-            measurements.push_back(measurementToJson(m));
-        return {{"ticket", ticket}, {"measurements", measurements}};
+        return std::move(m_answer);
     }
 
 private:
+    MpiChannel::Tag m_tag;
     std::thread m_thread;
     std::atomic<bool> m_done{false};
-    std::vector<Measurement> m_measurements;
-    std::string m_error;
+    nlohmann::json m_answer;
 };
+
+// The plans this rank was sent, by key (a workload's task; 0 for a lone session), as built targets.
+using Targets = std::map<std::size_t, std::unique_ptr<RankTarget>>;
+
+// Builds the target of a Plan message into `slot`; the answer is the Hello: this rank's device, or why it
+// cannot measure the plan.
+std::function<nlohmann::json()> buildWork(const nlohmann::json& body, std::unique_ptr<RankTarget>& slot,
+                                          nlohmann::json hello) {
+    return [body, &slot, hello = std::move(hello)]() mutable {
+        try {
+            const SessionPlan plan = SessionPlan::fromJson(body.at("plan"), "plan sent by rank 0");
+            auto target = buildTarget(plan);
+            if (target->space->productSize() != body.at("space_size").get<SearchSpace::Index>() ||
+                nlohmann::json(parameterNames(*target->space)) != body.at("parameters"))
+                throw Error("its space is not rank 0's (another dataset or kernel file at the same path)");
+            hello["device"] = target->backend->deviceFingerprint();
+            slot = std::move(target);
+        } catch (const std::exception& e) {
+            hello["error"] = e.what();
+        }
+        return hello;
+    };
+}
+
+// Measures the configs of a Batch message with the target of its plan; the answer is the Result.
+std::function<nlohmann::json()> measureWork(const nlohmann::json& body, const RankTarget* target) {
+    return [ticket = body.value("ticket", std::int64_t{0}), indices = body.value("indices", nlohmann::json()),
+            key = body.value("key", std::size_t{0}), target]() -> nlohmann::json {
+        try {
+            if (!target)
+                throw Error(
+                    fmt::format("this rank cannot measure plan {} (see its answer to the plan)", key));
+            std::vector<Config> configs;
+            for (const nlohmann::json& index : indices)
+                configs.push_back(target->space->config(index.get<SearchSpace::Index>()));
+            nlohmann::json measurements = nlohmann::json::array();
+            for (const Measurement& m : target->backend->measure(configs))
+                measurements.push_back(measurementToJson(m));
+            return {{"ticket", ticket}, {"measurements", measurements}};
+        } catch (const std::exception& e) {
+            return {{"ticket", ticket}, {"error", e.what()}};
+        }
+    };
+}
 
 } // namespace
 
@@ -111,65 +153,61 @@ std::string MpiMeasureServer::gpuForRank(const char* visible, int index) {
 }
 
 MpiMeasureServer::Ending MpiMeasureServer::serve(const std::function<bool()>& interrupted) {
-    std::optional<MpiChannel::Message> first = MpiChannel::receive(interrupted, 0);
-    if (!first)
-        return Ending::Interrupted;
-    if (first->tag != MpiChannel::Tag::Plan)
-        return Ending::Stopped;
-    // Built on the heap and left to the end of the process when interrupted (a measurement may still use it).
-    std::unique_ptr<RankTarget> target;
-    nlohmann::json hello{{"host", m_runtime.host()}, {"pid", static_cast<std::int64_t>(::getpid())}};
-    try {
-        const SessionPlan plan = SessionPlan::fromJson(first->body.at("plan"), "plan sent by rank 0");
-        if (plan.backend == "cuda") {
-            const std::string gpu =
-                gpuForRank(std::getenv("CUDA_VISIBLE_DEVICES"), m_runtime.deviceIndexOnNode());
-            ::setenv("CUDA_VISIBLE_DEVICES", gpu.c_str(), 1);
-            hello["gpu"] = gpu;
-        }
-        target = buildTarget(plan);
-        if (target->space->productSize() != first->body.at("space_size").get<SearchSpace::Index>() ||
-            nlohmann::json(parameterNames(*target->space)) != first->body.at("parameters"))
-            throw Error("its space is not rank 0's (another dataset or kernel file at the same path)");
-        hello["device"] = target->backend->deviceFingerprint();
-    } catch (const std::exception& e) {
-        hello["error"] = e.what();
-    }
-    MpiChannel::send(0, MpiChannel::Tag::Hello, hello);
-    std::unique_ptr<BatchRun> running;
-    std::int64_t ticket = 0;
-    auto lastHeartbeat = std::chrono::steady_clock::now();
+    // Built on the heap and left to the end of the process when interrupted (a job may still use them).
+    auto targets = std::make_unique<Targets>();
+    std::deque<MpiChannel::Message> queue; // plans and batches, taken one at a time in the order sent
+    std::unique_ptr<RankJob> job;
+    const nlohmann::json hello{{"host", m_runtime.host()}, {"pid", static_cast<std::int64_t>(::getpid())}};
+    auto lastHeartbeat = std::chrono::steady_clock::now() - kHeartbeatInterval;
     for (;;) {
         if (std::chrono::steady_clock::now() - lastHeartbeat >= kHeartbeatInterval) {
             MpiChannel::send(0, MpiChannel::Tag::Heartbeat, nlohmann::json::object());
             lastHeartbeat = std::chrono::steady_clock::now();
         }
-        std::optional<MpiChannel::Message> message = MpiChannel::poll(0);
-        if (!message) {
-            if (interrupted && interrupted()) {
-                if (running)
-                    running->abandon();
-                running.release(); // NOLINT: the process ends without unwinding
-                target.release();  // NOLINT
-                return Ending::Interrupted;
-            }
-            if (running && running->done()) {
-                MpiChannel::send(0, MpiChannel::Tag::Result, running->result(ticket));
-                running.reset();
-                continue;
-            }
-            std::this_thread::sleep_for(kPollPause);
+        if (std::optional<MpiChannel::Message> message = MpiChannel::poll(0)) {
+            if (message->tag == MpiChannel::Tag::Stop)
+                return Ending::Stopped; // a job still running is waited for (~RankJob) and not answered
+            if (message->tag == MpiChannel::Tag::Plan || message->tag == MpiChannel::Tag::Batch)
+                queue.push_back(std::move(*message));
             continue;
         }
-        if (message->tag == MpiChannel::Tag::Stop)
-            return Ending::Stopped; // a batch still running is waited for (~BatchRun) and not sent
-        if (message->tag != MpiChannel::Tag::Batch || running || !target)
-            continue; // rank 0 deals a batch only to an idle rank that said it can measure
-        ticket = message->body.at("ticket").get<std::int64_t>();
-        std::vector<Config> configs;
-        for (const nlohmann::json& index : message->body.at("indices"))
-            configs.push_back(target->space->config(index.get<SearchSpace::Index>()));
-        running = std::make_unique<BatchRun>(*target->backend, std::move(configs));
+        if (interrupted && interrupted()) {
+            if (job)
+                job->abandon();
+            job.release();     // NOLINT: the process ends without unwinding
+            targets.release(); // NOLINT
+            return Ending::Interrupted;
+        }
+        if (job && job->done()) {
+            MpiChannel::send(0, job->tag(), job->answer());
+            job.reset();
+            continue;
+        }
+        if (!job && !queue.empty()) {
+            const MpiChannel::Message message = std::move(queue.front());
+            queue.pop_front();
+            const nlohmann::json& body = message.body;
+            const std::size_t key = body.value("key", std::size_t{0});
+            if (message.tag == MpiChannel::Tag::Plan) {
+                nlohmann::json answer = hello;
+                answer["key"] = key;
+                if (body.contains("plan") && body["plan"].value("backend", "") == "cuda") {
+                    const std::string gpu =
+                        gpuForRank(std::getenv("CUDA_VISIBLE_DEVICES"), m_runtime.deviceIndexOnNode());
+                    ::setenv("CUDA_VISIBLE_DEVICES", gpu.c_str(), 1); // before CUDA is first used
+                    answer["gpu"] = gpu;
+                }
+                job = std::make_unique<RankJob>(MpiChannel::Tag::Hello,
+                                                buildWork(body, (*targets)[key], std::move(answer)));
+            } else {
+                auto target = targets->find(key);
+                job = std::make_unique<RankJob>(
+                    MpiChannel::Tag::Result,
+                    measureWork(body, target == targets->end() ? nullptr : target->second.get()));
+            }
+            continue;
+        }
+        std::this_thread::sleep_for(kPollPause);
     }
 }
 

@@ -6,11 +6,13 @@
 
 namespace ts {
 
-// A measuring rank of an MPI job (every rank but 0). It waits for rank 0's plan, builds the plan's target for
-// itself (the dataset it replays, or the kernel with its own host compiler, or NVRTC for its own GPU: the
-// node-local GPU of its place on the node, see gpuForRank), says which device it measures on, then measures
-// the batches it is sent with its own backend (its worker processes, with their isolation: a crash or a hang
-// costs a worker and is a status in the result) and sends their measurements back, until rank 0 says stop.
+// A measuring rank of an MPI job (every rank but 0). It builds every plan rank 0 sends for itself (the
+// dataset it replays, or the kernel with its own host compiler, or NVRTC for its own GPU: the node-local GPU
+// of its place on the node, see gpuForRank) and says which device it measures on or why it cannot; it then
+// measures the batches it is sent, each with the backend of its plan (its worker processes, with their
+// isolation: a crash or a hang costs a worker and is a status in the result), and sends their measurements
+// back, until rank 0 says stop. Plans and batches are taken one at a time in the order sent, on a thread of
+// their own.
 class MpiMeasureServer {
 public:
     enum class Ending {

@@ -30,6 +30,9 @@ public:
     // Blocks until a submitted batch is done and returns it; nullopt when `stop` returns true first (it is
     // asked often while waiting): the batches in flight are then given up. Throws Error when a slot fails.
     virtual std::optional<Completed> waitAny(const std::function<bool()>& stop) = 0;
+    // A batch that is done already, without waiting; nullopt when none is. After waitAny() the session takes
+    // every such batch before it proposes again, so that one model fit serves all the results at hand.
+    virtual std::optional<Completed> poll() = 0;
 };
 
 } // namespace ts

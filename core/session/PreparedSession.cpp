@@ -254,14 +254,39 @@ StopReason PreparedSession::run(MeasurePool& pool) {
 std::optional<StopReason> PreparedSession::step(std::size_t maxEvaluations) {
     checkOpen();
     try {
-        if (!m_started) {
-            m_session->start();
-            m_started = true;
-        }
+        startOnce();
         return m_session->step(maxEvaluations);
     } catch (...) {
         closeFailed();
         throw;
+    }
+}
+
+std::optional<TuningSession::Dealt> PreparedSession::deal(std::size_t maxEvaluations) {
+    checkOpen();
+    try {
+        startOnce();
+        return m_session->deal(maxEvaluations);
+    } catch (...) {
+        closeFailed();
+        throw;
+    }
+}
+
+void PreparedSession::complete(std::int64_t ticket, std::vector<Measurement> measurements) {
+    checkOpen();
+    try {
+        m_session->complete(ticket, std::move(measurements));
+    } catch (...) {
+        closeFailed();
+        throw;
+    }
+}
+
+void PreparedSession::startOnce() {
+    if (!m_started) {
+        m_session->start();
+        m_started = true;
     }
 }
 

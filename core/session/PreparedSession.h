@@ -74,6 +74,10 @@ public:
     // configs; finish() closes the record with the reason's status. Like run(), a throw closes the record
     // as failed and rethrows.
     std::optional<StopReason> step(std::size_t maxEvaluations);
+    // The loop with measurement elsewhere, batch by batch (TuningSession::deal/complete), for a workload
+    // whose batches are measured by the ranks of an MPI job; deal() starts the session on its first call.
+    std::optional<TuningSession::Dealt> deal(std::size_t maxEvaluations);
+    void complete(std::int64_t ticket, std::vector<Measurement> measurements);
     void finish(StopReason reason);
 
     // The plan as stored: files absolute, the strategy's name and every option filled, the budget capped.
@@ -102,6 +106,7 @@ private:
     SessionRecord describe() const;
     std::string deviceName() const;
     void closeFailed() noexcept;
+    void startOnce();
     void checkOpen() const;
     std::filesystem::path sourceFile() const;
 

@@ -116,31 +116,20 @@ std::optional<StopReason> TuningSession::step(std::size_t maxEvaluations) {
 
 StopReason TuningSession::run(MeasurePool& pool) {
     start();
-    std::map<std::int64_t, ProposedBatch> inFlight; // by ticket
-    std::size_t pendingConfigs = 0;
     std::optional<StopReason> reason;
     for (;;) {
         if (!reason)
             reason = stopReason();
         while (!reason && !m_paused && pool.freeSlots() > 0) {
-            std::size_t maxCount = m_settings.batchSize;
-            if (m_settings.stop.maxEvaluations)
-                maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size() -
-                                                               pendingConfigs);
-            if (maxCount == 0)
-                break; // the budget is in flight
-            std::optional<ProposedBatch> batch = propose(maxCount);
-            if (!batch) {
-                if (inFlight.empty())
+            std::optional<Dealt> dealt = deal();
+            if (!dealt) {
+                if (m_inFlight.empty() && m_strategyDry)
                     reason = StopReason::Exhausted;
-                break; // a strategy may have nothing to propose until it hears of the batches in flight
+                break; // the budget is in flight, or the strategy waits to hear of the batches in flight
             }
-            const std::int64_t ticket = batch->number;
-            pool.submit(ticket, batch->indices);
-            pendingConfigs += batch->indices.size();
-            inFlight.emplace(ticket, std::move(*batch));
+            pool.submit(dealt->ticket, dealt->indices);
         }
-        if (inFlight.empty()) {
+        if (m_inFlight.empty()) {
             if (reason)
                 break;
             if (!waitWhilePaused()) {
@@ -154,21 +143,49 @@ StopReason TuningSession::run(MeasurePool& pool) {
             reason = StopReason::Cancelled; // the batches in flight are given up, not recorded
             break;
         }
-        auto it = inFlight.find(done->ticket);
-        if (it == inFlight.end())
-            throw Error(
-                fmt::format("The measuring pool returned batch {}, which is not in flight.", done->ticket));
-        ProposedBatch batch = std::move(it->second);
-        inFlight.erase(it);
-        pendingConfigs -= batch.indices.size();
-        std::vector<Measurement> measurements =
-            matchedMeasurements("measuring pool", std::move(done->measurements), batch.indices.size());
-        recordBatch(std::move(batch), std::move(measurements));
+        complete(done->ticket, std::move(done->measurements));
+        while (std::optional<MeasurePool::Completed> more = pool.poll()) // one model fit for all of them
+            complete(more->ticket, std::move(more->measurements));
     }
     if (m_cancelled)
         reason = StopReason::Cancelled;
     finish(*reason);
     return *reason;
+}
+
+std::optional<TuningSession::Dealt> TuningSession::deal(std::size_t maxEvaluations) {
+    if (stopReason())
+        return std::nullopt;
+    std::size_t maxCount = std::min(m_settings.batchSize, maxEvaluations);
+    if (m_settings.stop.maxEvaluations)
+        maxCount = std::min<std::size_t>(maxCount, *m_settings.stop.maxEvaluations - m_trials.size() -
+                                                       m_inFlightConfigs);
+    if (maxCount == 0)
+        return std::nullopt;
+    std::optional<ProposedBatch> batch = propose(maxCount);
+    m_strategyDry = !batch;
+    if (!batch)
+        return std::nullopt;
+    Dealt dealt{batch->number, batch->indices};
+    m_inFlightIndices.insert(batch->indices.begin(), batch->indices.end());
+    m_inFlightConfigs += batch->indices.size();
+    m_inFlight.emplace(batch->number, std::move(*batch));
+    return dealt;
+}
+
+void TuningSession::complete(std::int64_t ticket, std::vector<Measurement> measurements) {
+    auto it = m_inFlight.find(ticket);
+    if (it == m_inFlight.end())
+        throw Error(fmt::format("Batch {} was measured, but it is not in flight.", ticket));
+    ProposedBatch batch = std::move(it->second);
+    m_inFlight.erase(it);
+    for (SearchSpace::Index index : batch.indices)
+        m_inFlightIndices.erase(index);
+    m_inFlightConfigs -= batch.indices.size();
+    m_strategyDry = false; // what the strategy hears now may give it more to propose
+    std::vector<Measurement> matched =
+        matchedMeasurements("measuring pool", std::move(measurements), batch.indices.size());
+    recordBatch(std::move(batch), std::move(matched));
 }
 
 void TuningSession::finish(StopReason reason) {
@@ -206,7 +223,8 @@ std::vector<SearchSpace::Index> TuningSession::nextBatch(std::size_t maxCount, b
             auto it = m_byIndex.find(index);
             if (it != m_byIndex.end())
                 cached.push_back(m_trials[it->second]);
-            else if (fresh.size() < maxCount)
+            else if (fresh.size() < maxCount && !m_inFlightIndices.count(index) &&
+                     std::find(fresh.begin(), fresh.end(), index) == fresh.end())
                 fresh.push_back(index);
         }
         if (!cached.empty())

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace ts {
@@ -60,6 +61,26 @@ public:
     std::optional<StopReason> step(std::size_t maxEvaluations = std::numeric_limits<std::size_t>::max());
     void finish(StopReason reason);
 
+    // The loop with measurement elsewhere, driven by the caller (run(MeasurePool&) is this; a workload over
+    // an MPI job deals its tasks' batches this way): after start(), deal() proposes the next batch of at
+    // most `maxEvaluations` fresh configs (none measured, none in flight) and holds it in flight until
+    // complete() brings its measurements. nullopt when nothing is to be dealt now: a stop condition is met,
+    // the budget is in flight, or the strategy has no fresh config (strategyDry(); it may have more once it
+    // hears of the batches in flight, so the session is exhausted only when it is dry with none in flight).
+    struct Dealt {
+        std::int64_t ticket = 0; // what complete() is given back
+        std::vector<SearchSpace::Index> indices;
+    };
+    std::optional<Dealt> deal(std::size_t maxEvaluations = std::numeric_limits<std::size_t>::max());
+    // The measurements of a dealt batch, one per config in its order (missing ones become RuntimeFailed):
+    // its trials are recorded and told to the strategy and the observers. Throws Error for a ticket that
+    // is not in flight.
+    void complete(std::int64_t ticket, std::vector<Measurement> measurements);
+    std::size_t batchesInFlight() const { return m_inFlight.size(); }
+    bool strategyDry() const { return m_strategyDry; }
+    // Why the session should stop now (budget, target, patience, time, cancel), nullopt while it goes on.
+    std::optional<StopReason> stopReason() const;
+
     void pause();
     void resume();
     void cancel();
@@ -87,7 +108,6 @@ private:
     void measureBatch(ProposedBatch batch);
     void recordBatch(ProposedBatch batch, std::vector<Measurement> measurements);
     void record(Trial trial);
-    std::optional<StopReason> stopReason() const;
     bool waitWhilePaused();
     SessionProgress progressNow() const;
     // Seconds of the whole session (the preloaded trials' included) and of this run, paused time left out:
@@ -104,6 +124,10 @@ private:
 
     std::vector<Trial> m_trials;
     std::map<SearchSpace::Index, std::size_t> m_byIndex;
+    std::map<std::int64_t, ProposedBatch> m_inFlight; // dealt batches by ticket
+    std::set<SearchSpace::Index> m_inFlightIndices;
+    std::size_t m_inFlightConfigs = 0;
+    bool m_strategyDry = false;
     std::optional<std::size_t> m_best;
     std::int64_t m_lastImprovement = 0;
     std::int64_t m_invalid = 0;

@@ -29,6 +29,9 @@ struct WorkloadDefaults {
     // every kernel task; its kernel, kernel spec and size are not used (the tasks say those). A relative
     // cache folder is relative to the working directory, as on the command line.
     KernelTuneOptions measurement;
+    // Replay: the wall time (ms) each replayed measurement of every replay task takes, slept, as a real
+    // one would (benchmarks of measurement across MPI ranks); 0: none.
+    double replayDelayMs = 0.0;
     // The workload's own settings: its seed (also every task's session seed), its budget (trials over all
     // tasks; 0: not given, WorkloadPlan::check refuses it) and how the budget is shared.
     std::uint64_t seed = 0;

@@ -94,6 +94,8 @@ SessionPlan taskPlan(const std::string& backend, const TaskInput& task, const st
     if (d.budget > 0)
         plan.budget = d.budget;
     plan.dataset = task.dataset;
+    if (!task.dataset.empty())
+        plan.replayDelayMs = d.replayDelayMs; // a kernel task is measured for real
     if (task.dataset.empty()) {
         plan.kernel = d.measurement;
         plan.kernel.kernel = task.kernel;

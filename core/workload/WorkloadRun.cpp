@@ -204,45 +204,41 @@ std::int64_t WorkloadRun::trialsSpent() const {
 
 // Warm-up first: every active task of positive weight gets a round, in the file's order, before the
 // scheduler is asked.
-std::optional<std::size_t> WorkloadRun::chooseTask(std::int64_t trialsLeft) const {
+std::optional<std::size_t> WorkloadRun::chooseTask(std::int64_t trialsLeft,
+                                                   const std::vector<bool>& passedOver) const {
+    auto passed = [&](std::size_t i) { return i < passedOver.size() && passedOver[i]; };
+    auto inFlight = [&](std::size_t i) { return i < m_batchesInFlight.size() && m_batchesInFlight[i] > 0; };
     for (std::size_t i = 0; i < m_tasks.size(); ++i) {
         const TaskState& state = m_tasks[i].state();
-        if (state.active && state.weight > 0 && state.bestHistory.empty())
+        if (state.active && state.weight > 0 && state.bestHistory.empty() && !inFlight(i) && !passed(i))
             return i;
     }
-    std::optional<std::size_t> chosen = m_scheduler->next(states(), rounds(), trialsLeft);
-    if (chosen && (*chosen >= m_tasks.size() || !m_tasks[*chosen].state().active))
+    std::vector<TaskState> candidates = states();
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        candidates[i].active = candidates[i].active && !passed(i);
+    std::optional<std::size_t> chosen = m_scheduler->next(candidates, rounds(), trialsLeft);
+    if (chosen && (*chosen >= m_tasks.size() || !candidates[*chosen].active))
         throw Error(fmt::format("The {} scheduler chose task {}, which cannot take trials.", m_plan.scheduler,
                                 *chosen + 1));
     return chosen;
 }
 
 WorkloadStop WorkloadRun::run() {
+    return loop([this] { return roundsInTurn(); });
+}
+
+WorkloadStop WorkloadRun::run(WorkloadPool& pool) {
+    return loop([this, &pool] { return roundsOnPool(pool); });
+}
+
+WorkloadStop WorkloadRun::loop(const std::function<WorkloadStop()>& rounds) {
     if (!m_id)
         throw Error("The workload was not opened: open() records it before it runs.");
     m_startedAt = monotonicSeconds();
     m_pausedS = 0.0;
     WorkloadStop stop = WorkloadStop::Budget;
     try {
-        while (true) {
-            if (m_cancelled || !waitWhilePaused()) {
-                stop = WorkloadStop::Cancelled;
-                break;
-            }
-            const std::int64_t left = m_plan.budget - trialsSpent();
-            if (left <= 0)
-                break;
-            const std::optional<std::size_t> task = chooseTask(left);
-            if (!task) {
-                stop = WorkloadStop::Done;
-                break;
-            }
-            runRound(*task, left);
-            WorkloadProgress snapshot = progress();
-            snapshot.task = *task;
-            for (WorkloadObserver* observer : m_observers)
-                observer->roundFinished(snapshot);
-        }
+        stop = rounds();
     } catch (...) {
         // The records database or a backend failed: the sessions still open end as interrupted (resumable),
         // the workload as failed.
@@ -280,18 +276,128 @@ WorkloadStop WorkloadRun::run() {
     return stop;
 }
 
+WorkloadStop WorkloadRun::roundsInTurn() {
+    while (true) {
+        if (m_cancelled || !waitWhilePaused())
+            return WorkloadStop::Cancelled;
+        const std::int64_t left = m_plan.budget - trialsSpent();
+        if (left <= 0)
+            return WorkloadStop::Budget;
+        const std::optional<std::size_t> task = chooseTask(left, {});
+        if (!task)
+            return WorkloadStop::Done;
+        runRound(*task, left);
+        WorkloadProgress snapshot = progress();
+        snapshot.task = *task;
+        for (WorkloadObserver* observer : m_observers)
+            observer->roundFinished(snapshot);
+    }
+}
+
+WorkloadStop WorkloadRun::roundsOnPool(WorkloadPool& pool) {
+    m_batchesInFlight.assign(m_tasks.size(), 0);
+    m_trialsInFlight = 0;
+    std::map<std::int64_t, DealtBatch> inFlight; // by the workload's ticket
+    while (true) {
+        if (m_cancelled)
+            return WorkloadStop::Cancelled;
+        if (!m_paused) {
+            const std::optional<WorkloadStop> stop = dealBatches(pool, inFlight);
+            if (inFlight.empty())
+                return stop.value_or(WorkloadStop::Done); // nothing could be dealt: no task takes more
+        } else if (inFlight.empty()) {
+            if (!waitWhilePaused())
+                return WorkloadStop::Cancelled;
+            continue;
+        }
+        std::optional<MeasurePool::Completed> done = pool.waitAny([this] { return m_cancelled.load(); });
+        if (!done)
+            return WorkloadStop::Cancelled; // the batches in flight are given up, not recorded
+        for (; done; done = pool.poll()) {  // every result at hand before the next choice
+            auto it = inFlight.find(done->ticket);
+            if (it == inFlight.end())
+                throw Error(fmt::format("The measuring pool returned batch {}, which is not in flight.",
+                                        done->ticket));
+            const DealtBatch batch = it->second;
+            inFlight.erase(it);
+            completeBatch(batch, std::move(*done));
+        }
+    }
+}
+
+std::optional<WorkloadStop> WorkloadRun::dealBatches(WorkloadPool& pool,
+                                                     std::map<std::int64_t, DealtBatch>& inFlight) {
+    std::vector<bool> passedOver(m_tasks.size(), false);
+    while (true) {
+        const std::int64_t left = m_plan.budget - trialsSpent() - m_trialsInFlight;
+        if (left <= 0)
+            return trialsSpent() >= m_plan.budget ? std::optional(WorkloadStop::Budget) : std::nullopt;
+        const std::optional<std::size_t> chosen = chooseTask(left, passedOver);
+        if (!chosen) {
+            const bool anyPassed = std::find(passedOver.begin(), passedOver.end(), true) != passedOver.end();
+            return anyPassed ? std::nullopt : std::optional(WorkloadStop::Done);
+        }
+        const std::size_t index = *chosen;
+        WorkloadTask& task = m_tasks[index];
+        if (!task.session() && !openTask(index, &pool))
+            continue; // failed: the next choice
+        if (pool.freeSlots(index) == 0) {
+            passedOver[index] = true;
+            continue;
+        }
+        PreparedSession& session = *task.session();
+        std::optional<TuningSession::Dealt> dealt = session.deal(static_cast<std::size_t>(left));
+        if (!dealt) {
+            if (m_batchesInFlight[index] > 0) {
+                passedOver[index] = true; // it may go on once it hears of its batches in flight
+                continue;
+            }
+            const std::optional<StopReason> reason = session.session().stopReason();
+            endTask(index, reason.value_or(StopReason::Exhausted));
+            continue;
+        }
+        const std::int64_t ticket = m_nextTicket++;
+        pool.submit(index, ticket, dealt->indices);
+        const auto configs = static_cast<std::int64_t>(dealt->indices.size());
+        inFlight.emplace(ticket, DealtBatch{index, dealt->ticket, configs});
+        ++m_batchesInFlight[index];
+        m_trialsInFlight += configs;
+    }
+}
+
+void WorkloadRun::completeBatch(const DealtBatch& batch, MeasurePool::Completed done) {
+    WorkloadTask& task = m_tasks[batch.task];
+    --m_batchesInFlight[batch.task];
+    m_trialsInFlight -= batch.configs;
+    PreparedSession& session = *task.session(); // a task with batches in flight is never ended
+    session.complete(batch.sessionTicket, std::move(done.measurements));
+    rebuildHistory(batch.task);
+    if (m_batchesInFlight[batch.task] == 0)
+        if (const std::optional<StopReason> reason = session.session().stopReason())
+            endTask(batch.task, *reason); // as a round of run() that returns why its session stopped
+    WorkloadProgress snapshot = progress();
+    snapshot.task = batch.task;
+    for (WorkloadObserver* observer : m_observers)
+        observer->roundFinished(snapshot);
+}
+
+void WorkloadRun::rebuildHistory(std::size_t index) {
+    WorkloadTask& task = m_tasks[index];
+    std::vector<WorkloadTask::Outcome> outcomes;
+    for (const Trial& trial : task.session()->session().trials())
+        outcomes.push_back(
+            {trial.batch, trial.measurement.status == MeasureStatus::Ok, trial.measurement.objective});
+    task.rebuildHistory(outcomes);
+}
+
 void WorkloadRun::runRound(std::size_t index, std::int64_t trialsLeft) {
     WorkloadTask& task = m_tasks[index];
-    if (!task.session() && !openTask(index))
+    if (!task.session() && !openTask(index, nullptr))
         return;
     PreparedSession& session = *task.session();
     const std::size_t before = session.session().trials().size();
     const std::optional<StopReason> reason = session.step(static_cast<std::size_t>(trialsLeft));
-    std::vector<WorkloadTask::Outcome> outcomes;
-    for (const Trial& trial : session.session().trials())
-        outcomes.push_back(
-            {trial.batch, trial.measurement.status == MeasureStatus::Ok, trial.measurement.objective});
-    task.rebuildHistory(outcomes);
+    rebuildHistory(index);
     if (reason)
         endTask(index, *reason);
     else if (session.session().trials().size() == before)
@@ -300,7 +406,7 @@ void WorkloadRun::runRound(std::size_t index, std::int64_t trialsLeft) {
 
 // Builds (or, after a resume, reopens) the task's session; a task that cannot be built fails with the
 // sentence that says why.
-bool WorkloadRun::openTask(std::size_t index) {
+bool WorkloadRun::openTask(std::size_t index, WorkloadPool* pool) {
     WorkloadTask& task = m_tasks[index];
     const std::string label = taskLabel(index, task.plan());
     PreparedSession::Hooks hooks;
@@ -320,6 +426,12 @@ bool WorkloadRun::openTask(std::size_t index) {
                     plan.transfer = plan.transfer || (&other != &task && other.record().session &&
                                                       other.state().group == task.state().group);
             session = PreparedSession::create(plan, m_store, hooks);
+        }
+        // Before open(): a task that no slot can measure records no session.
+        if (pool && !pool->addTask(index, session->plan(), session->space(),
+                                   session->backend().deviceFingerprint())) {
+            cancel(); // the pool is gone (a lost rank): the workload stops, resumable
+            return false;
         }
         session->session().addObserver(
             m_forwarders.emplace_back(std::make_unique<TaskTrialForwarder>(m_observers, index)).get());

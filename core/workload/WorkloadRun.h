@@ -5,11 +5,13 @@
 #include "workload/TaskScheduler.h"
 #include "workload/WorkloadObserver.h"
 #include "workload/WorkloadPlan.h"
+#include "workload/WorkloadPool.h"
 #include "workload/WorkloadTask.h"
 
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,6 +58,12 @@ public:
     // Rounds until the budget is spent, no task can take more, or cancel(); closes every task's session and
     // the workload's record. Errors of the records database are rethrown after closing what can be closed.
     WorkloadStop run();
+    // The same with the measurements dealt to `pool` (the ranks of an MPI job): a batch of the chosen task
+    // goes to every free slot bound to it as soon as one frees up, tasks whose slots are busy or whose
+    // session waits for its batches in flight are passed over for the next choice, and results are recorded
+    // in the order they complete. The budget counts the trials in flight. cancel() gives them up, as does a
+    // pool that stops waiting (a lost rank): the workload then ends as cancelled, resumable.
+    WorkloadStop run(WorkloadPool& pool);
 
     void pause();
     void resume();
@@ -70,9 +78,26 @@ public:
 
 private:
     WorkloadRun(WorkloadPlan plan, RecordStore& store, Hooks hooks, std::optional<WorkloadRecord> resumed);
-    std::optional<std::size_t> chooseTask(std::int64_t trialsLeft) const;
+    // A batch of a task dealt to a pool and not back yet.
+    struct DealtBatch {
+        std::size_t task = 0;
+        std::int64_t sessionTicket = 0;
+        std::int64_t configs = 0;
+    };
+    // The rounds of run() and run(pool), between the opening and the closing they share.
+    WorkloadStop loop(const std::function<WorkloadStop()>& rounds);
+    WorkloadStop roundsInTurn();
+    WorkloadStop roundsOnPool(WorkloadPool& pool);
+    // Deals batches to the pool's free slots until none is free, the budget is in flight or no task can
+    // take one now; returns Done when no task can take trials and nothing is in flight.
+    std::optional<WorkloadStop> dealBatches(WorkloadPool& pool, std::map<std::int64_t, DealtBatch>& inFlight);
+    void completeBatch(const DealtBatch& batch, MeasurePool::Completed done);
+    // The task for the next round: the warm-up's (a task with no round and none in flight), else the
+    // scheduler's among the tasks not `passedOver` (busy slots, or a session waiting for its batches).
+    std::optional<std::size_t> chooseTask(std::int64_t trialsLeft, const std::vector<bool>& passedOver) const;
     void runRound(std::size_t task, std::int64_t trialsLeft);
-    bool openTask(std::size_t task);
+    void rebuildHistory(std::size_t task);
+    bool openTask(std::size_t task, WorkloadPool* pool);
     void failTask(std::size_t task, const std::string& error);
     void endTask(std::size_t task, StopReason reason);
     void saveTask(std::size_t task);
@@ -92,6 +117,9 @@ private:
     std::vector<WorkloadTask> m_tasks;
     std::vector<WorkloadObserver*> m_observers;
     std::vector<std::unique_ptr<SessionObserver>> m_forwarders; // one per opened task session
+    std::vector<std::size_t> m_batchesInFlight;                 // per task, run(pool) only
+    std::int64_t m_trialsInFlight = 0;
+    std::int64_t m_nextTicket = 0;
     std::optional<std::int64_t> m_id;
     std::optional<SessionLock> m_lock;
     double m_startedAt = 0.0;
