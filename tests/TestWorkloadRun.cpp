@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <thread>
 
@@ -103,6 +104,8 @@ public:
         : m_slots(slotCount), m_refused(std::move(refused)) {}
     bool addTask(std::size_t task, const SessionPlan& plan, const SearchSpace&,
                  const std::string& device) override {
+        if (task == goneAtTask)
+            return false; // the pool went (a lost rank) while the task was being sent
         if (device == m_refused)
             throw Error("no slot measures on \"" + device + "\"");
         auto dataset = std::make_shared<const Dataset>(readDataset(plan.dataset));
@@ -135,6 +138,7 @@ public:
     std::optional<MeasurePool::Completed> poll() override { return std::nullopt; } // only when waited for
     std::size_t mostInFlight = 0;
     std::size_t mostTasksInFlight = 0;
+    std::size_t goneAtTask = std::numeric_limits<std::size_t>::max();
 
 private:
     struct Batch {
@@ -173,6 +177,7 @@ private slots:
     void pooledWorkloadDealsToEverySlot();
     void pooledWorkloadFailsATaskNoSlotMeasures();
     void cancelledPooledWorkloadResumesWithoutMeasuringTwice();
+    void poolGoneWhileSendingATaskCancelsTheWorkload();
 };
 
 void TestWorkloadRun::spendsTheBudgetOverEveryTask() {
@@ -443,4 +448,32 @@ void TestWorkloadRun::cancelledPooledWorkloadResumesWithoutMeasuringTwice() {
     QCOMPARE(totalStoredTrials(store, record, duplicates), std::int64_t{60});
     QVERIFY(!duplicates);
     QCOMPARE(store.sessions().size(), record.tasks.size());
+}
+
+// A pool that goes while a task is being sent to it (a rank lost then) ends the workload as cancelled, not
+// the task as failed: the task records no session and the workload resumes, on a pool again, to its budget.
+void TestWorkloadRun::poolGoneWhileSendingATaskCancelsTheWorkload() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("records.db").toStdString();
+    std::int64_t id = 0;
+    {
+        RecordStore store(path);
+        std::unique_ptr<WorkloadRun> run = WorkloadRun::create(replayWorkload(30), store);
+        LifoWorkloadPool pool(2);
+        pool.goneAtTask = 2;
+        id = run->open();
+        QCOMPARE(run->run(pool), WorkloadStop::Cancelled);
+        const WorkloadRecord record = *store.workload(id);
+        QCOMPARE(record.status, std::string("cancelled"));
+        QVERIFY(!record.tasks[2].session.has_value());
+        QVERIFY(record.tasks[2].status != "failed");
+    }
+    RecordStore store(path);
+    std::unique_ptr<WorkloadRun> resumed = WorkloadRun::resume(store, id);
+    resumed->open();
+    LifoWorkloadPool pool(2);
+    QCOMPARE(resumed->run(pool), WorkloadStop::Budget);
+    bool duplicates = false;
+    QCOMPARE(totalStoredTrials(store, *store.workload(id), duplicates), std::int64_t{30});
+    QVERIFY(!duplicates);
 }

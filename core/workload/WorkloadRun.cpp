@@ -303,6 +303,8 @@ WorkloadStop WorkloadRun::roundsOnPool(WorkloadPool& pool) {
             return WorkloadStop::Cancelled;
         if (!m_paused) {
             const std::optional<WorkloadStop> stop = dealBatches(pool, inFlight);
+            if (m_cancelled)
+                return WorkloadStop::Cancelled; // also when the pool went while a task was being sent
             if (inFlight.empty())
                 return stop.value_or(WorkloadStop::Done); // nothing could be dealt: no task takes more
         } else if (inFlight.empty()) {
@@ -328,7 +330,7 @@ WorkloadStop WorkloadRun::roundsOnPool(WorkloadPool& pool) {
 std::optional<WorkloadStop> WorkloadRun::dealBatches(WorkloadPool& pool,
                                                      std::map<std::int64_t, DealtBatch>& inFlight) {
     std::vector<bool> passedOver(m_tasks.size(), false);
-    while (true) {
+    while (!m_cancelled) {
         const std::int64_t left = m_plan.budget - trialsSpent() - m_trialsInFlight;
         if (left <= 0)
             return trialsSpent() >= m_plan.budget ? std::optional(WorkloadStop::Budget) : std::nullopt;
@@ -363,6 +365,7 @@ std::optional<WorkloadStop> WorkloadRun::dealBatches(WorkloadPool& pool,
         ++m_batchesInFlight[index];
         m_trialsInFlight += configs;
     }
+    return std::nullopt;
 }
 
 void WorkloadRun::completeBatch(const DealtBatch& batch, MeasurePool::Completed done) {
