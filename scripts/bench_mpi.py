@@ -4,12 +4,17 @@
 scaling: replay with a real wall time per measurement (--replay-delay-ms, slept), 1, 2, 4 and 8 measuring
          ranks (mpirun -np N+1): measurements per second and parallel efficiency (rate_N / (N * rate_1)),
          median of --repeats runs, for random search (the transport alone) and the default strategy.
+workload: `workload tune --mpi` of the replay demo (five tasks on three GPU models) with the same wall time
+         per measurement, 1, 2, 4 and 8 measuring ranks: trials per second from the workload's start (every
+         task's plan built on every rank included) to its last result, parallel efficiency, and the
+         end-to-end latency reached (ten batches per rank: the budget grows with the ranks).
 quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per dataset: mean fraction of the
          dataset's optimum at 25/50/100/200/400 evaluations. One measuring rank deals one batch at a time,
          which is exactly the loop of a single process, so the 1-rank side runs without MPI (checked against
          an MPI run with one measuring rank for the first seed of the first dataset).
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3]
+  scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
 """
 import argparse
@@ -73,6 +78,37 @@ def scaling(args):
                   f"{rate / (ranks * base):.3f} | {rate / (ranks * ideal):.3f} |", flush=True)
 
 
+def workload(args):
+    demo = os.path.join(ROOT, "resources/workloads/replay-demo.json")
+    print(f"# workload: {os.path.basename(demo)}, {args.delay_ms:g} ms per measurement (slept), "
+          f"median of {args.repeats} runs (seeds 0-{args.repeats - 1})")
+    print("| measuring ranks | trials | seconds | trials/s | parallel efficiency | end-to-end ms at that budget (median) |")
+    print("|---|---|---|---|---|---|")
+    base = None
+    for ranks in [1, 2, 4, 8]:
+        budget = 80 * ranks  # ten batches of 8 per rank
+        rates, seconds, latencies = [], [], []
+        for repeat in range(args.repeats):
+            with tempfile.TemporaryDirectory() as tmp:
+                db = os.path.join(tmp, "records.db")
+                command = MPIRUN + ["-np", str(ranks + 1), args.cli, "workload", "tune", demo, "--budget",
+                                    str(budget), "--seed", str(repeat), "--replay-delay-ms", str(args.delay_ms),
+                                    "--db", db, "--json", "--mpi"]
+                done = subprocess.run(command, capture_output=True, text=True)
+                if done.returncode != 0:
+                    sys.exit(f"bench_mpi: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
+                latencies.append(json.loads(done.stdout)["end_to_end_ms"])
+                with sqlite3.connect(db) as c:
+                    (started,), = c.execute("SELECT started_at FROM workloads")
+                    (last, count), = c.execute("SELECT MAX(finished_at), COUNT(*) FROM trials")
+                rates.append(count / (last - started))
+                seconds.append(last - started)
+        rate = statistics.median(rates)
+        base = base or rate
+        print(f"| {ranks} | {budget} | {statistics.median(seconds):.2f} | {rate:.1f} | {rate / (ranks * base):.3f} | "
+              f"{statistics.median(latencies):.1f} |", flush=True)
+
+
 def out_of_order(db):
     """Share of batches whose results came back before those of a batch dealt earlier: how asynchronous the
     run really was (0 for one measuring rank)."""
@@ -134,7 +170,7 @@ def quality(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["scaling", "quality"])
+    parser.add_argument("what", choices=["scaling", "workload", "quality"])
     parser.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/tunescope-cli"))
     parser.add_argument("--delay-ms", type=float, default=50.0)
     parser.add_argument("--repeats", type=int, default=3)
@@ -144,7 +180,7 @@ def main():
     args = parser.parse_args()
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"bench_mpi: {args.cli} is not an executable tunescope-cli (build it first: scripts/bootstrap).")
-    scaling(args) if args.what == "scaling" else quality(args)
+    {"scaling": scaling, "workload": workload, "quality": quality}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -142,6 +142,22 @@ pid_t rankPid(int rank, const std::string& marker) {
     return 0;
 }
 
+// Kills measuring rank 2 of the running job that writes `db` and waits for the job's end into `killed`: a
+// non-zero exit, with the sentence that names the lost rank.
+void killRankTwo(QProcess& process, const QString& db, Job& killed) {
+    const pid_t victim = rankPid(2, db.toStdString());
+    QVERIFY(victim > 0);
+    QCOMPARE(::kill(victim, SIGKILL), 0);
+    killed = finished(process);
+    QVERIFY(killed.exitCode != 0);
+    QVERIFY2(killed.err.contains("MPI rank 2 (host") && killed.err.contains("was lost"),
+             qPrintable(killed.err));
+}
+
+// Quick, real measurement of the fault-injection kernel on the cpu backend: a hang costs one second.
+const QStringList kQuickCpu{"--timeout", "1",           "--repeat", "3",         "--min-repeat-ms",
+                            "1",         "--warmup-ms", "1",        "--no-flush"};
+
 } // namespace
 
 class TestMpi : public QObject {
@@ -232,10 +248,11 @@ private slots:
     void crashingKernelIsRecordedAndTheJobGoesOn() {
         QTemporaryDir dir;
         const QString db = dir.filePath("cpu.db");
-        const Job job = tune({"--kernel-spec", kFaulty, "--strategy", "brute_force", "--batch-size", "3",
-                              "--db", db, "--cache-dir", dir.filePath("cache"), "--timeout", "1", "--repeat",
-                              "3", "--min-repeat-ms", "1", "--warmup-ms", "1", "--no-flush"},
-                             3);
+        const Job job =
+            tune(QStringList{"--kernel-spec", kFaulty, "--strategy", "brute_force", "--batch-size", "3",
+                             "--db", db, "--cache-dir", dir.filePath("cache")} +
+                     kQuickCpu,
+                 3);
         QVERIFY2(job.exitCode == 0, qPrintable(job.err));
         const std::vector<StoredTrial> trials = trialsOf(db);
         QCOMPARE(trials.size(), std::size_t{18});
@@ -270,13 +287,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(db) && RecordStore(db.toStdString()).sessions().size() == 1 &&
                                      trialsOf(db).size() >= 16,
                                  120000);
-        const pid_t victim = rankPid(2, db.toStdString());
-        QVERIFY(victim > 0);
-        QCOMPARE(::kill(victim, SIGKILL), 0);
-        const Job killed = finished(process);
-        QVERIFY(killed.exitCode != 0);
-        QVERIFY2(killed.err.contains("MPI rank 2 (host") && killed.err.contains("was lost"),
-                 qPrintable(killed.err));
+        Job killed;
+        killRankTwo(process, db, killed);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY2(killed.err.contains("--resume"), qPrintable(killed.err));
         const std::vector<StoredTrial> before = trialsOf(db);
         QVERIFY(before.size() >= 16 && before.size() < 200);
@@ -348,31 +362,10 @@ private slots:
     void severalSizesRunAsAWorkloadAcrossRanks() {
         QTemporaryDir dir;
         const QString db = dir.filePath("sizes.db");
-        const Job job = tune({"--kernel-spec",
-                              kFaulty,
-                              "--size",
-                              "N=1024",
-                              "--size",
-                              "N=2048",
-                              "--strategy",
-                              "brute_force",
-                              "--batch-size",
-                              "3",
-                              "--budget",
-                              "36",
-                              "--db",
-                              db,
-                              "--cache-dir",
-                              dir.filePath("cache"),
-                              "--timeout",
-                              "1",
-                              "--repeat",
-                              "3",
-                              "--min-repeat-ms",
-                              "1",
-                              "--warmup-ms",
-                              "1",
-                              "--no-flush"},
+        const Job job = tune(QStringList{"--kernel-spec", kFaulty, "--size", "N=1024", "--size", "N=2048",
+                                         "--strategy", "brute_force", "--batch-size", "3", "--budget", "36",
+                                         "--db", db, "--cache-dir", dir.filePath("cache")} +
+                                 kQuickCpu,
                              3);
         QVERIFY2(job.exitCode == 0, qPrintable(job.err));
         const auto sessions = trialsBySession(db);
@@ -401,13 +394,10 @@ private slots:
                                                         "--db", db, "--replay-delay-ms", "50", "--mpi"});
         QVERIFY(process.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(db) && trialCount(trialsBySession(db)) >= 16, 120000);
-        const pid_t victim = rankPid(2, db.toStdString());
-        QVERIFY(victim > 0);
-        QCOMPARE(::kill(victim, SIGKILL), 0);
-        const Job killed = finished(process);
-        QVERIFY(killed.exitCode != 0);
-        QVERIFY2(killed.err.contains("MPI rank 2 (host") && killed.err.contains("was lost"),
-                 qPrintable(killed.err));
+        Job killed;
+        killRankTwo(process, db, killed);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY2(killed.err.contains("workload resume 1"), qPrintable(killed.err));
         const auto before = trialsBySession(db);
         QVERIFY(trialCount(before) >= 16 && trialCount(before) < 120);

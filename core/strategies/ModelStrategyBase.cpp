@@ -175,7 +175,15 @@ std::size_t ModelStrategyBase::batchSize(std::size_t maxCount) const {
 
 std::vector<SearchSpace::Index> ModelStrategyBase::startupDraws(std::size_t maxCount) {
     auto missing = options().integer("startup_min") - static_cast<std::int64_t>(observed().size());
-    std::size_t count = std::min<std::size_t>(maxCount, std::max<std::int64_t>(1, missing));
+    auto count = static_cast<std::size_t>(std::max<std::int64_t>(1, missing));
+    // The start-up's draws still in flight count: with many batches measured at once (an MPI job) the model
+    // takes over after as many random draws as in a single process, not after one start-up per batch.
+    if (const std::size_t pending = pendingCount(); pending > 0) {
+        if (count <= pending)
+            return {}; // nothing until the draws in flight are heard of
+        count -= pending;
+    }
+    count = std::min(maxCount, count);
     bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
     if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
         return drawUnproposed(count);

@@ -59,6 +59,11 @@ protected:
     std::optional<double> known(Index index) const;
     // Number of distinct configs observed: a clock that only advances with real evaluations.
     std::size_t knownCount() const { return m_objectives.size(); }
+    // Configs proposed and not heard of yet: those measured elsewhere while the strategy proposes (the
+    // batches in flight on an MPI job's ranks). 0 in a single process, which proposes after each result.
+    std::size_t pendingCount() const {
+        return m_proposed.size() > m_objectives.size() ? m_proposed.size() - m_objectives.size() : 0;
+    }
     bool inDomain(Index index) const;
 
     // A uniformly drawn candidate of the domain, proposed or not.
