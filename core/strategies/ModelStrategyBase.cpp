@@ -10,6 +10,9 @@ namespace ts {
 namespace {
 
 constexpr std::size_t kStartupChoices = 16; // random candidates per validity-guided start-up draw
+// How far (parameters that differ) a pick keeps from the configs in flight in the first pass of pickDiverse:
+// not one of their neighbours.
+constexpr std::size_t kApartFromInFlight = 2;
 
 std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
     std::size_t distance = 0;
@@ -129,6 +132,12 @@ ModelStrategyBase::pickDiverse(std::span<const SearchSpace::Index> ranked,
                                std::size_t distance) {
     std::vector<SearchSpace::Index> batch;
     std::vector<std::vector<std::uint32_t>> chosen;
+    // Configs measured elsewhere while this batch is chosen (an MPI job's batches in flight): the model
+    // that ranked them has not heard of them, so the first pass keeps its picks off their neighbours too.
+    std::vector<std::vector<std::uint32_t>> inFlight;
+    for (SearchSpace::Index index : pendingIndices())
+        inFlight.push_back(space().digits(index));
+    bool firstPass = true;
     std::vector<bool> taken(ranked.size(), false);
     for (std::size_t apart : {distance, std::size_t{1}}) {
         for (std::size_t slot = 0; slot < ranked.size() && batch.size() < count; ++slot) {
@@ -138,10 +147,15 @@ ModelStrategyBase::pickDiverse(std::span<const SearchSpace::Index> ranked,
             if (std::any_of(chosen.begin(), chosen.end(),
                             [&](const auto& other) { return hamming(digits, other) < apart; }))
                 continue;
+            if (firstPass && std::any_of(inFlight.begin(), inFlight.end(), [&](const auto& other) {
+                    return hamming(digits, other) < kApartFromInFlight;
+                }))
+                continue;
             taken[slot] = true;
             if (fillSlot(batch, ranked[slot], predictedMs[slot]))
                 chosen.push_back(std::move(digits));
         }
+        firstPass = false;
     }
     return batch;
 }

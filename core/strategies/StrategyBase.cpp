@@ -46,6 +46,16 @@ void StrategyBase::observe(std::span<const Trial> trials) {
     onObserve(trials);
 }
 
+std::vector<SearchSpace::Index> StrategyBase::pendingIndices() const {
+    std::vector<Index> pending;
+    if (pendingCount() == 0)
+        return pending;
+    for (Index index : m_proposed)
+        if (!m_objectives.contains(index))
+            pending.push_back(index);
+    return pending;
+}
+
 bool StrategyBase::markProposed(SearchSpace::Index index) {
     return m_proposed.insert(index).second;
 }

@@ -64,6 +64,8 @@ protected:
     std::size_t pendingCount() const {
         return m_proposed.size() > m_objectives.size() ? m_proposed.size() - m_objectives.size() : 0;
     }
+    // Those configs, in no particular order.
+    std::vector<Index> pendingIndices() const;
     bool inDomain(Index index) const;
 
     // A uniformly drawn candidate of the domain, proposed or not.
