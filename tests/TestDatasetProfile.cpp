@@ -4,6 +4,7 @@
 // profile's values as metrics; hostile companions are refused with one sentence naming the file.
 #include "CliRun.h"
 #include "ErrorOf.h"
+#include "TextFiles.h"
 
 #include "backends/ReplayBackend.h"
 #include "records/DatasetProfile.h"
@@ -36,18 +37,6 @@ const QString kSpec = kSpecDir + "/kernel.json";
 const QString kBundledGemm = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
 const QString kDemo = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_A100.json.gz";
 const QString kDemoSpecDir = TUNESCOPE_RESOURCES "/dataset-kernels/dedispersion";
-
-std::string readText(const QString& path) {
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void writeText(const QString& path, const std::string& text) {
-    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
-    out << text;
-}
 
 } // namespace
 
@@ -145,7 +134,7 @@ private slots:
         }
         writeText(dir + "/kernel.json", spec.dump());
         QProcessEnvironment fresh = m_env;
-        fresh.insert("TUNESCOPE_CACHE_DIR", dir + "/cache");
+        fresh.insert("TUNESCOPE_CACHE_DIR", dir + "/cache-" + target); // afresh for every GPU
         CliResult r =
             cli({"analyze", "--kernel-spec", dir + "/kernel.json", "--target", target, "--json"}, &fresh);
         if (r.exitCode != 0)
@@ -177,19 +166,39 @@ private slots:
         compareRow(analyzeOneConfig(kSpecDir, dataset, key, "RTX_3090"), row);
     }
 
-    // The demo dataset's shipped profile belongs to it (hash), covers every config, and agrees with a fresh
-    // compile of three of its configs.
-    void shippedDemoProfileIsTheDatasets() {
-        const Dataset dataset = readDataset(kDemo.toStdString());
+    // Each shipped dedispersion profile belongs to its dataset (hash), covers the whole product with the
+    // grid of every config that compiled, and agrees with a fresh compile of three of its configs.
+    void shippedProfilesAreTheDatasets_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("architecture");
+        QTest::addColumn<QString>("id");
+        QTest::newRow("A100") << "A100"
+                              << "sm_80"
+                              << "A100_40GB";
+        QTest::newRow("A4000") << "A4000"
+                               << "sm_86"
+                               << "RTX_A4000";
+        QTest::newRow("A6000") << "A6000"
+                               << "sm_86"
+                               << "RTX_A6000";
+    }
+    void shippedProfilesAreTheDatasets() {
+        QFETCH(QString, gpu);
+        QFETCH(QString, architecture);
+        QFETCH(QString, id);
+        const QString path = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_" + gpu + ".json.gz";
+        const Dataset dataset = readDataset(path.toStdString());
         std::shared_ptr<const DatasetProfile> p = DatasetProfile::companionOf(dataset);
         QVERIFY(p);
-        QCOMPARE(p->configs.size(), dataset.entries.size());
-        QCOMPARE(p->architecture, std::string("sm_80"));
-        QCOMPARE(p->gpu, std::string("A100_40GB"));
+        QCOMPARE(p->configs.size(), std::size_t(dataset.space.productSize()));
+        QCOMPARE(p->architecture, architecture.toStdString());
+        QCOMPARE(p->gpu, id.toStdString());
         QCOMPARE(p->kernelSpec, std::string("dedispersion_milo"));
+        for (const auto& [key, c] : p->configs)
+            QVERIFY2(!c.compiled || c.blocks > 0, key.c_str());
         auto it = p->configs.begin();
         for (int i = 0; i < 3; ++i, std::advance(it, static_cast<long>(p->configs.size() / 3)))
-            compareRow(analyzeOneConfig(kDemoSpecDir, dataset, it->first, "A100"), it->second);
+            compareRow(analyzeOneConfig(kDemoSpecDir, dataset, it->first, id), it->second);
     }
 
     void replayTrialsCarryTheProfile() {

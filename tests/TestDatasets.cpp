@@ -313,6 +313,10 @@ private slots:
             << "convolution_milo_A100.json.gz" << 10240ULL << 4362ULL << 4201ULL << 0.5536;
         QTest::newRow("dedispersion_milo A100")
             << "dedispersion_milo_A100.json.gz" << 22272ULL << 11130ULL << 11130ULL << 68.12;
+        QTest::newRow("dedispersion_milo A4000")
+            << "dedispersion_milo_A4000.json.gz" << 22272ULL << 11130ULL << 11130ULL << 147.7;
+        QTest::newRow("dedispersion_milo A6000")
+            << "dedispersion_milo_A6000.json.gz" << 22272ULL << 11130ULL << 11130ULL << 84.22;
     }
 
     void bundledDatasets() {

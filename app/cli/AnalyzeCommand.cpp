@@ -44,6 +44,8 @@ struct AnalyzeOptions {
     std::string dataset;
     std::string out;
     std::size_t threads = 0;
+    bool product = false;
+    std::size_t sample = 0;
 };
 
 [[maybe_unused]] KernelSpec loadSpec(const AnalyzeOptions& options) {
@@ -149,6 +151,9 @@ void runDatasetProfile(const AnalyzeOptions& options) {
     DatasetProfiler::Options run;
     run.architecture = options.architecture;
     run.threads = options.threads;
+    run.product = options.product;
+    run.sample = options.sample;
+    run.seed = options.seed;
     run.stopRequested = [] { return InterruptSignals::received() != 0; };
     run.progress = [&](std::size_t done, std::size_t total) {
         const auto now = std::chrono::steady_clock::now();
@@ -184,6 +189,8 @@ void runAnalyze(const AnalyzeOptions& options) {
         return runDatasetProfile(options);
     if (!options.out.empty())
         throw Error("--out names the profile file of --dataset, which was not given.");
+    if (options.product || options.sample > 0)
+        throw Error("--product and --sample apply to the profile of a --dataset, which was not given.");
     const KernelSpec spec = loadSpec(options);
     const ProblemSize size = options.size.empty() ? spec.defaultSize() : parseProblemSize(spec, options.size);
     const KernelSpace space(spec, "cuda", size);
@@ -292,6 +299,14 @@ void addAnalyzeCommand(CLI::App& app) {
                     "With --dataset: the profile file (default: the dataset's name with .profile for "
                     ".json.gz, next to it)");
     cmd->add_option("--threads", options->threads, "Compile threads (default: one per core)");
+    cmd->add_flag(
+        "--product", options->product,
+        "With --dataset: compile every config of the dataset's product, not only those in its file, "
+        "so that strategies' hardware features cover product mode too");
+    cmd->add_option(
+        "--sample", options->sample,
+        "With --dataset: compile a uniform sample of this many of its configs (drawn with --seed): a "
+        "partial profile, for a quick look; searches with option hardware need every config");
     cmd->callback([options] { runAnalyze(*options); });
 }
 

@@ -2,6 +2,8 @@
 
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
+#include "records/DatasetProfile.h"
+#include "records/ProfileFeatures.h"
 #include "records/TransferSources.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
@@ -36,17 +38,20 @@ Comparison::Comparison(std::vector<std::shared_ptr<const Dataset>> datasets, Com
     std::sort(m_settings.budgets.begin(), m_settings.budgets.end());
 }
 
+StrategyOptions Comparison::optionsOf(const std::string& strategy) const {
+    auto options = m_settings.options.find(strategy);
+    return StrategyRegistry::builtin().options(strategy, options == m_settings.options.end()
+                                                             ? std::map<std::string, std::string>{}
+                                                             : options->second);
+}
+
 CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datasetIndex, std::uint64_t seed,
-                              std::shared_ptr<const TransferPrior> prior) const {
+                              std::shared_ptr<const TransferPrior> prior,
+                              std::shared_ptr<const ConfigFeatureTable> features) const {
     const Dataset& dataset = *m_datasets[datasetIndex];
-    const StrategyRegistry& registry = StrategyRegistry::builtin();
-    auto strategy = registry.create(strategyName);
-    auto options = m_settings.options.find(strategyName);
-    strategy->reset({&dataset.space, m_settings.mode, seed,
-                     registry.options(strategyName, options == m_settings.options.end()
-                                                        ? std::map<std::string, std::string>{}
-                                                        : options->second),
-                     std::move(prior)});
+    auto strategy = StrategyRegistry::builtin().create(strategyName);
+    strategy->reset({&dataset.space, m_settings.mode, seed, optionsOf(strategyName), std::move(prior),
+                     nullptr, std::move(features)});
     ReplayBackend backend(m_datasets[datasetIndex]);
     SessionSettings settings;
     settings.mode = m_settings.mode;
@@ -98,12 +103,15 @@ double Comparison::methodologyScore(const Dataset& dataset, SpaceMode mode,
 }
 
 CompareResult Comparison::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) const {
-    const StrategyRegistry& registry = StrategyRegistry::builtin();
-    for (const std::string& name : m_settings.strategies) {
-        auto options = m_settings.options.find(name);
-        registry.options(name, options == m_settings.options.end() ? std::map<std::string, std::string>{}
-                                                                   : options->second);
-    }
+    bool hardware = false;
+    for (const std::string& name : m_settings.strategies)
+        hardware = optionsOf(name).isOn("hardware") || hardware; // throws naming a bad option first
+    // The static features of every dataset, checked before any run starts.
+    std::vector<std::shared_ptr<const ConfigFeatureTable>> features(m_datasets.size());
+    if (hardware)
+        for (std::size_t d = 0; d < m_datasets.size(); ++d)
+            features[d] = requireProfileFeatures(
+                *m_datasets[d], DatasetProfile::companionOf(*m_datasets[d]).get(), m_settings.mode);
     struct Job {
         std::string strategy;
         std::size_t dataset;
@@ -118,10 +126,20 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
     auto started = std::chrono::steady_clock::now();
     unsigned threads =
         m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::shared_ptr<const TransferPrior>> priors(m_datasets.size());
+    // Strategies with option hardware get a hardware-aware prior (when the datasets have profiles).
+    std::vector<std::shared_ptr<const TransferPrior>> priors(m_datasets.size()),
+        hardwarePriors(m_datasets.size());
+    bool plain = false;
+    for (const std::string& name : m_settings.strategies)
+        plain = plain || !optionsOf(name).isOn("hardware");
     if (m_settings.transfer)
-        for (std::size_t d = 0; d < m_datasets.size() && !(cancel && *cancel); ++d)
-            priors[d] = leaveOneOutPrior(m_datasets, d, 1); // OpenMP threads spin badly on a busy machine
+        for (std::size_t d = 0; d < m_datasets.size() && !(cancel && *cancel); ++d) {
+            // One OpenMP thread: its threads spin badly on a busy machine.
+            if (plain)
+                priors[d] = leaveOneOutPrior(m_datasets, d, 1);
+            if (hardware)
+                hardwarePriors[d] = leaveOneOutPrior(m_datasets, d, 1, true);
+        }
     std::vector<std::optional<CompareRun>> runs(jobs.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
@@ -133,7 +151,10 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             if (i >= jobs.size() || (cancel && *cancel))
                 return;
             try {
-                runs[i] = runOne(jobs[i].strategy, jobs[i].dataset, jobs[i].seed, priors[jobs[i].dataset]);
+                const std::size_t d = jobs[i].dataset;
+                const bool aware = optionsOf(jobs[i].strategy).isOn("hardware");
+                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed, aware ? hardwarePriors[d] : priors[d],
+                                 aware ? features[d] : nullptr);
             } catch (...) {
                 std::lock_guard lock(progressMutex);
                 failure = std::current_exception();

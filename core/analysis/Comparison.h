@@ -1,7 +1,9 @@
 #pragma once
 
+#include "models/ConfigFeatureTable.h"
 #include "models/TransferPrior.h"
 #include "records/Dataset.h"
+#include "strategies/StrategyOptions.h"
 
 #include <atomic>
 #include <cstdint>
@@ -95,7 +97,10 @@ public:
 
 private:
     CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed,
-                      std::shared_ptr<const TransferPrior> prior) const;
+                      std::shared_ptr<const TransferPrior> prior,
+                      std::shared_ptr<const ConfigFeatureTable> features) const;
+    // The strategy's options from the settings, validated (throws naming a bad one).
+    StrategyOptions optionsOf(const std::string& strategy) const;
 
     std::vector<std::shared_ptr<const Dataset>> m_datasets;
     CompareSettings m_settings;

@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -130,9 +131,20 @@ std::optional<DatasetProfile> DatasetProfiler::profile(NvrtcCompiler& compiler,
     const std::vector<std::uint32_t> defaultDigits = space.space().digits(defaults.value_or(0));
 
     std::vector<SearchSpace::Index> datasetIndices;
-    datasetIndices.reserve(m_dataset.entries.size());
-    for (const auto& entry : m_dataset.entries)
-        datasetIndices.push_back(entry.first);
+    if (options.product) {
+        datasetIndices.resize(m_dataset.space.domainSize(SpaceMode::Product));
+        for (SearchSpace::Index i = 0; i < datasetIndices.size(); ++i)
+            datasetIndices[i] = m_dataset.space.domainAt(SpaceMode::Product, i);
+    } else {
+        datasetIndices.reserve(m_dataset.entries.size());
+        for (const auto& entry : m_dataset.entries)
+            datasetIndices.push_back(entry.first);
+    }
+    if (options.sample > 0 && options.sample < datasetIndices.size()) {
+        std::sort(datasetIndices.begin(), datasetIndices.end());
+        std::shuffle(datasetIndices.begin(), datasetIndices.end(), std::mt19937_64(options.seed));
+        datasetIndices.resize(options.sample);
+    }
     std::sort(datasetIndices.begin(), datasetIndices.end());
     std::vector<SearchSpace::Index> specIndices;
     specIndices.reserve(datasetIndices.size());
@@ -184,6 +196,7 @@ std::optional<DatasetProfile> DatasetProfiler::profile(NvrtcCompiler& compiler,
                 c.staticSharedBytes = p.resources.staticSharedBytes;
                 c.dynamicSharedBytes = p.launch.dynamicSharedBytes;
                 c.threadsPerBlock = p.launch.threadsPerBlock();
+                c.blocks = p.launch.blocks();
                 c.occupancy = p.occupancy.occupancy;
                 c.limitedBy = p.occupancy.limitText();
             }

@@ -23,6 +23,13 @@ public:
     struct Options {
         std::string architecture; // empty: the GPU's own (CudaStaticAnalyzer::targetArchitecture)
         std::size_t threads = 0;  // compile threads; 0: one per core
+        // Every config of the dataset's product (what a search in product mode may propose), not only
+        // those in its file: a strategy's hardware features then cover the product-mode domain.
+        bool product = false;
+        // When > 0: only a uniform sample of this many of those configs, drawn with `seed` (a partial
+        // profile, for a quick look at a large space; a search with option `hardware` needs every config).
+        std::size_t sample = 0;
+        std::uint64_t seed = 1;
         // Called after each batch with (configs done, configs in all); may be empty.
         std::function<void(std::size_t, std::size_t)> progress;
         // Polled between batches; true stops the profile (profile() then returns nullopt).

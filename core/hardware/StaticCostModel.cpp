@@ -27,6 +27,11 @@ double StaticCostModel::rooflineMs() const {
 double StaticCostModel::estimateMs(const StaticProfile& p) const {
     if (!p.fits())
         return kUnfitMs;
+    const Efficiency e = efficiency(p);
+    return rooflineMs() / std::max(e.hiding * e.fill * e.tail * e.spill, 1e-6);
+}
+
+StaticCostModel::Efficiency StaticCostModel::efficiency(const StaticProfile& p) const {
     const Occupancy& o = p.occupancy;
     // Latency hiding: assumed to saturate at half occupancy, falling off as the square root below it.
     const double hiding = std::sqrt(std::min(1.0, o.occupancy / 0.5));
@@ -37,8 +42,7 @@ double StaticCostModel::estimateMs(const StaticProfile& p) const {
     const double tail = waves >= 1.0 ? waves / std::ceil(waves) : 1.0;
     const double spilled = double(p.resources.spillStoreBytes + p.resources.spillLoadBytes);
     const double spill = 1.0 / (1.0 + spilled / 256.0);
-    const double efficiency = std::max(hiding * fill * tail * spill, 1e-6);
-    return rooflineMs() / efficiency;
+    return {hiding, fill, tail, spill};
 }
 
 void StaticCostModel::update(std::span<const Trial> trials) {

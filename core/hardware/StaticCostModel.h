@@ -43,7 +43,15 @@ public:
     std::vector<char> save() const override;
     void load(const std::vector<char>& bytes) override;
 
-    // Uncalibrated estimate in milliseconds.
+    // The factors the roofline time is divided by, each in (0, 1], for a config that fits.
+    struct Efficiency {
+        double hiding = 1.0; // latency hiding: sqrt(min(1, occupancy / 0.5))
+        double fill = 1.0;   // share of the SMs the grid reaches: min(1, blocks / SMs)
+        double tail = 1.0;   // how full the waves are: waves / ceil(waves)
+        double spill = 1.0;  // 1 / (1 + spilled bytes / 256)
+    };
+    Efficiency efficiency(const StaticProfile& profile) const;
+    // Uncalibrated estimate in milliseconds: the roofline time over the product of the efficiencies.
     double estimateMs(const StaticProfile& profile) const;
     // The roofline bound alone (ms): max(flops / peak, bytes / bandwidth); 1 when neither formula is known.
     double rooflineMs() const;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/ConfigFeatureTable.h"
 #include "models/CostModel.h"
 
 #include <cstdint>
@@ -16,6 +17,9 @@ struct CostModelRequest {
     std::uint64_t seed = 0;             // drawn from the strategy's seeded rng, one per model
     std::size_t member = 0;
     std::size_t members = 1;
+    // Inputs known for the configs before measuring (a static profile's hardware features) that the
+    // strategy was asked to use; null when none. A model may take them as inputs or ignore them.
+    std::shared_ptr<const ConfigFeatureTable> features = nullptr;
 };
 
 // Makes the cost models a strategy trains and queries (through CostModel only). Called on the strategy's

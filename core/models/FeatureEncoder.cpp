@@ -15,7 +15,8 @@ bool allPositiveNumbers(const Parameter& p) {
 
 } // namespace
 
-FeatureEncoder::FeatureEncoder(const SearchSpace& space) {
+FeatureEncoder::FeatureEncoder(const SearchSpace& space, std::shared_ptr<const ConfigFeatureTable> extra)
+    : m_extra(std::move(extra)) {
     std::vector<std::size_t> logarithmic;
     for (std::size_t i = 0; i < space.dimension(); ++i) {
         const Parameter& p = space.parameters()[i];
@@ -43,6 +44,8 @@ FeatureEncoder::FeatureEncoder(const SearchSpace& space) {
             m_names.push_back("log2 " + x + "*" + y);
             m_names.push_back("log2 " + x + "/" + y);
         }
+    if (m_extra)
+        m_names.insert(m_names.end(), m_extra->names().begin(), m_extra->names().end());
 }
 
 void FeatureEncoder::encode(const SearchSpace& space, SearchSpace::Index index, std::span<float> out) const {
@@ -54,6 +57,8 @@ void FeatureEncoder::encode(const SearchSpace& space, SearchSpace::Index index, 
         out[k++] = out[a] + out[b];
         out[k++] = out[a] - out[b];
     }
+    if (m_extra)
+        m_extra->encode(index, out.subspan(k, m_extra->width()));
 }
 
 std::vector<float> FeatureEncoder::encode(const SearchSpace& space,

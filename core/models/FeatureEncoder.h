@@ -1,7 +1,9 @@
 #pragma once
 
+#include "models/ConfigFeatureTable.h"
 #include "space/SearchSpace.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -11,11 +13,13 @@ namespace ts {
 // Generic features of a config, needing no per-kernel engineering: for every parameter with more than one
 // value, log2 of its value when all its values are positive numbers (the value itself for other numbers,
 // the value's position for strings), then for every pair of positive numeric parameters the log-sum and
-// log-difference (products and ratios such as threads per block or tile per thread).
+// log-difference (products and ratios such as threads per block or tile per thread). With a table of extra
+// features (a static profile's hardware features), its columns follow the generic ones.
 class FeatureEncoder {
 public:
     FeatureEncoder() = default;
-    explicit FeatureEncoder(const SearchSpace& space);
+    explicit FeatureEncoder(const SearchSpace& space,
+                            std::shared_ptr<const ConfigFeatureTable> extra = nullptr);
 
     std::size_t width() const { return m_names.size(); }
     const std::vector<std::string>& names() const { return m_names; }
@@ -31,6 +35,7 @@ private:
     };
     std::vector<Column> m_columns;
     std::vector<std::pair<std::size_t, std::size_t>> m_pairs; // columns with logarithmic features
+    std::shared_ptr<const ConfigFeatureTable> m_extra;
     std::vector<std::string> m_names;
 };
 

@@ -1,8 +1,10 @@
 #pragma once
 
-#include "trial/Measurement.h"
+#include "models/ConfigFeatureTable.h"
 #include "space/SearchSpace.h"
+#include "trial/Measurement.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +20,9 @@ struct PriorSource {
     // True for a brute-forced product (a replay dataset): configs of the product absent from entries
     // failed or broke a restriction there, so they teach validity too.
     bool absentAreInvalid = false;
+    // The configs' hardware features on the source's GPU and that GPU's own (by the source's product index),
+    // for a hardware-aware prior; null when the source has no static profile.
+    std::shared_ptr<const ConfigFeatureTable> hardware = nullptr;
 };
 
 } // namespace ts

@@ -53,8 +53,11 @@ private:
     std::vector<std::size_t> m_positions; // per target parameter, its position in the source
 };
 
+using Origin = std::pair<const ConfigFeatureTable*, SearchSpace::Index>; // a source's table and its index
+
 struct TrainingRows {
     std::vector<SearchSpace::Index> timeIndices, validityIndices;
+    std::vector<Origin> timeOrigins, validityOrigins;
     std::vector<float> timeLabels, validityLabels;
 };
 
@@ -63,29 +66,34 @@ void addSource(const SearchSpace& target, const PriorSource& source, std::mt1993
     IndexMapper map(target, *source.space);
     auto entries = source.entries;
     std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::pair<SearchSpace::Index, double>> ok;
-    std::size_t invalid = 0;
+    const ConfigFeatureTable* table = source.hardware.get();
+    struct OkRow {
+        SearchSpace::Index mapped, index;
+        double time;
+    };
+    std::vector<OkRow> ok;
     for (const auto& [index, measurement] : entries) {
         auto mapped = map(index);
         if (!mapped)
             continue;
         bool valid = measurement.status == MeasureStatus::Ok && measurement.objective > 0.0;
         if (valid)
-            ok.emplace_back(*mapped, measurement.objective);
-        invalid += !valid;
+            ok.push_back({*mapped, index, measurement.objective});
         out.validityIndices.push_back(*mapped);
+        out.validityOrigins.emplace_back(table, index);
         out.validityLabels.push_back(valid ? 1.0f : 0.0f);
     }
     if (ok.empty())
         return;
-    double fastest = std::min_element(ok.begin(), ok.end(), [](const auto& a, const auto& b) {
-                         return a.second < b.second;
-                     })->second;
+    double fastest = std::min_element(ok.begin(), ok.end(), [](const OkRow& a, const OkRow& b) {
+                         return a.time < b.time;
+                     })->time;
     std::shuffle(ok.begin(), ok.end(), rng);
     ok.resize(std::min(ok.size(), kMostOkRowsPerSource));
-    for (const auto& [index, time] : ok) {
-        out.timeIndices.push_back(index);
-        out.timeLabels.push_back(static_cast<float>(std::log(time / fastest)));
+    for (const OkRow& row : ok) {
+        out.timeIndices.push_back(row.mapped);
+        out.timeOrigins.emplace_back(table, row.index);
+        out.timeLabels.push_back(static_cast<float>(std::log(row.time / fastest)));
     }
     if (!source.absentAreInvalid)
         return;
@@ -103,6 +111,7 @@ void addSource(const SearchSpace& target, const PriorSource& source, std::mt1993
             continue;
         if (auto mapped = map(index)) {
             out.validityIndices.push_back(*mapped);
+            out.validityOrigins.emplace_back(table, index);
             out.validityLabels.push_back(0.0f);
         }
     }
@@ -120,30 +129,51 @@ bool TransferPrior::compatible(const SearchSpace& target, const SearchSpace& sou
 }
 
 TransferPrior::TransferPrior(const SearchSpace& target, std::span<const PriorSource> sources,
-                             XgbSettings settings)
-    : m_encoder(target), m_time(priorSettings(settings, "reg:squarederror")),
+                             XgbSettings settings, std::shared_ptr<const ConfigFeatureTable> targetHardware)
+    : m_generic(target), m_time(priorSettings(settings, "reg:squarederror")),
       m_validity(priorSettings(settings, "binary:logistic")), m_target(&target) {
     std::mt19937_64 rng(settings.seed);
     TrainingRows rows;
+    bool everySourceHasHardware = true;
     for (const PriorSource& source : sources) {
         if (!source.space || !compatible(target, *source.space))
             continue;
         std::size_t before = rows.timeLabels.size();
         addSource(target, source, rng, rows);
-        if (rows.timeLabels.size() > before)
+        if (rows.timeLabels.size() > before) {
             m_sources.push_back(source.label);
+            everySourceHasHardware = everySourceHasHardware && source.hardware && targetHardware &&
+                                     source.hardware->width() == targetHardware->width();
+        }
     }
     if (rows.timeLabels.size() < 2)
         throw Error("no prior source has two working configs of this space's parameters, so there is nothing "
                     "to transfer");
+    if (everySourceHasHardware)
+        m_hardware = std::move(targetHardware);
+    m_encoder = FeatureEncoder(target, m_hardware);
     m_rows = rows.timeLabels.size();
-    m_time.train(m_encoder.encode(target, rows.timeIndices), m_encoder.width(), rows.timeLabels);
+    m_time.train(encodeTraining(rows.timeIndices, rows.timeOrigins), m_encoder.width(), rows.timeLabels);
     bool bothOutcomes =
         std::find(rows.validityLabels.begin(), rows.validityLabels.end(), 0.0f) != rows.validityLabels.end();
     if (bothOutcomes)
-        m_validity.train(m_encoder.encode(target, rows.validityIndices), m_encoder.width(),
+        m_validity.train(encodeTraining(rows.validityIndices, rows.validityOrigins), m_encoder.width(),
                          rows.validityLabels);
     tabulate(settings.seed ^ kFavouriteSeed);
+}
+
+std::vector<float> TransferPrior::encodeTraining(std::span<const SearchSpace::Index> targetIndices,
+                                                 std::span<const Origin> origins) const {
+    if (!m_hardware)
+        return m_generic.encode(*m_target, targetIndices);
+    const std::size_t generic = m_generic.width(), width = m_encoder.width();
+    std::vector<float> rows(targetIndices.size() * width);
+    for (std::size_t r = 0; r < targetIndices.size(); ++r) {
+        std::span<float> row = std::span<float>(rows).subspan(r * width, width);
+        m_generic.encode(*m_target, targetIndices[r], row.first(generic));
+        origins[r].first->encode(origins[r].second, row.subspan(generic));
+    }
+    return rows;
 }
 
 std::pair<std::vector<float>, std::vector<float>>

@@ -22,13 +22,21 @@ public:
     // Sources are matched to the target by parameter name and value; a source whose parameter names differ
     // from the target's contributes nothing. Throws Error when no source has two Ok configs that map into
     // the target space. The target space must outlive the prior.
-    TransferPrior(const SearchSpace& target, std::span<const PriorSource> sources, XgbSettings settings = {});
+    //
+    // Hardware-aware (zero-shot transfer to another GPU): with `targetHardware`, the target configs' hardware
+    // features on the target GPU and that GPU's own (the same columns as the sources' `hardware`), and when
+    // every source that contributes has such a table, the models also learn from each source config's
+    // features on its own GPU, so the target's predictions are made for its hardware rather than copied
+    // from another GPU's ranking. Otherwise (hardwareAware() false) the prior uses the parameters alone.
+    TransferPrior(const SearchSpace& target, std::span<const PriorSource> sources, XgbSettings settings = {},
+                  std::shared_ptr<const ConfigFeatureTable> targetHardware = nullptr);
 
     // True when the source has exactly the target's parameter names.
     static bool compatible(const SearchSpace& target, const SearchSpace& source);
 
     const std::vector<std::string>& sources() const { return m_sources; }
     std::size_t rows() const { return m_rows; }
+    bool hardwareAware() const { return m_hardware != nullptr; }
 
     // Log time relative to the sources' fastest configs.
     std::vector<double> predictLog(std::span<const SearchSpace::Index> indices) const {
@@ -53,7 +61,15 @@ private:
     // larger products with this seed).
     void tabulate(std::uint64_t seed);
 
-    FeatureEncoder m_encoder;
+    // Training rows: the generic features of the mapped target configs, then (hardware-aware) each one's
+    // hardware features from its source's table.
+    std::vector<float>
+    encodeTraining(std::span<const SearchSpace::Index> targetIndices,
+                   std::span<const std::pair<const ConfigFeatureTable*, SearchSpace::Index>> origins) const;
+
+    FeatureEncoder m_encoder; // the target's configs, with the target's hardware features when aware
+    FeatureEncoder m_generic; // the parameters alone
+    std::shared_ptr<const ConfigFeatureTable> m_hardware;
     XgbModel m_time;
     XgbModel m_validity;
     const SearchSpace* m_target;

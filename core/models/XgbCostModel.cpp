@@ -5,8 +5,10 @@
 namespace ts {
 
 XgbCostModel::XgbCostModel(const SearchSpace& space, XgbSettings settings,
-                           std::shared_ptr<const EncodedConfigs> encoded)
-    : m_space(&space), m_encoder(space), m_model(std::move(settings)), m_encoded(std::move(encoded)) {}
+                           std::shared_ptr<const EncodedConfigs> encoded,
+                           std::shared_ptr<const ConfigFeatureTable> extra)
+    : m_space(&space), m_encoder(space, std::move(extra)), m_model(std::move(settings)),
+      m_encoded(std::move(encoded)) {}
 
 CostModelFactory XgbCostModel::factory(XgbSettings settings, std::shared_ptr<const EncodedConfigs> encoded) {
     return [settings, encoded](const CostModelRequest& request) {
@@ -16,7 +18,7 @@ CostModelFactory XgbCostModel::factory(XgbSettings settings, std::shared_ptr<con
             member.subsample = 0.8;
             member.columnSample = 0.8;
         }
-        return std::make_unique<XgbCostModel>(*request.space, member, encoded);
+        return std::make_unique<XgbCostModel>(*request.space, member, encoded, request.features);
     };
 }
 

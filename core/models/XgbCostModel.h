@@ -14,13 +14,15 @@ namespace ts {
 class XgbCostModel : public CostModel {
 public:
     // The space must outlive the model. `encoded`, when given, holds configs already encoded (by the strategy
-    // that owns the model) that predictions reuse.
+    // that owns the model) that predictions reuse; `extra`: feature columns beside the parameters'
+    // (FeatureEncoder), the same as the encoded configs have.
     explicit XgbCostModel(const SearchSpace& space, XgbSettings settings = {},
-                          std::shared_ptr<const EncodedConfigs> encoded = nullptr);
+                          std::shared_ptr<const EncodedConfigs> encoded = nullptr,
+                          std::shared_ptr<const ConfigFeatureTable> extra = nullptr);
 
     // The model-guided strategies' default: models with `settings` and the request's seed; members of an
     // ensemble of several train on random 80 % of the rows and columns, so they disagree where the data is
-    // thin.
+    // thin. The models take the request's extra features.
     static CostModelFactory factory(XgbSettings settings,
                                     std::shared_ptr<const EncodedConfigs> encoded = nullptr);
 

@@ -11,8 +11,9 @@ XgbSettings classifierSettings(XgbSettings settings) {
 
 } // namespace
 
-XgbValidityModel::XgbValidityModel(const SearchSpace& space, XgbSettings settings, bool restrictions)
-    : m_space(&space), m_encoder(space), m_model(classifierSettings(std::move(settings))),
+XgbValidityModel::XgbValidityModel(const SearchSpace& space, XgbSettings settings, bool restrictions,
+                                   std::shared_ptr<const ConfigFeatureTable> extra)
+    : m_space(&space), m_encoder(space, std::move(extra)), m_model(classifierSettings(std::move(settings))),
       m_useRestrictions(restrictions) {
     if (restrictions)
         m_restrictions = LearnedRestrictions(space);

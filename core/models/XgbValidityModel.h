@@ -13,8 +13,9 @@ namespace ts {
 // the product of the two. Where the classifier has seen only one outcome it answers the observed rate.
 class XgbValidityModel {
 public:
-    // The space must outlive the model.
-    explicit XgbValidityModel(const SearchSpace& space, XgbSettings settings = {}, bool restrictions = true);
+    // The space must outlive the model. `extra`: feature columns beside the parameters' (FeatureEncoder).
+    explicit XgbValidityModel(const SearchSpace& space, XgbSettings settings = {}, bool restrictions = true,
+                              std::shared_ptr<const ConfigFeatureTable> extra = nullptr);
 
     void update(std::span<const Trial> trials);
     // False while it answers the observed rate (one outcome seen, or nothing).

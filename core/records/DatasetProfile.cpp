@@ -133,6 +133,8 @@ private:
                 occupancy->get<double>() > 1.0)
                 fail(fmt::format("has no \"occupancy\" from 0 to 1{}", where));
             c.occupancy = occupancy->get<double>();
+            if (entry.contains("blocks"))
+                c.blocks = whole(entry, "blocks", kMaxBytes, where);
             c.limitedBy = text(entry, "limited_by", where).substr(0, 200);
         }
         if (!profile.configs.emplace(key, std::move(c)).second)
@@ -178,6 +180,8 @@ std::string DatasetProfile::toJson() const {
             row["static_shared_bytes"] = c.staticSharedBytes;
             row["dynamic_shared_bytes"] = c.dynamicSharedBytes;
             row["threads_per_block"] = c.threadsPerBlock;
+            if (c.blocks > 0)
+                row["blocks"] = c.blocks;
             row["occupancy"] = c.occupancy;
             row["limited_by"] = c.limitedBy;
         }

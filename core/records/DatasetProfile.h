@@ -19,8 +19,9 @@ struct ConfigProfile {
     std::int64_t staticSharedBytes = 0;
     std::int64_t dynamicSharedBytes = 0;
     std::int64_t threadsPerBlock = 0;
-    double occupancy = 0.0; // in [0, 1] on the profile's GPU
-    std::string limitedBy;  // Occupancy::limitText()
+    std::int64_t blocks = 0; // blocks in the grid; 0: not recorded (profiles made before it was)
+    double occupancy = 0.0;  // in [0, 1] on the profile's GPU
+    std::string limitedBy;   // Occupancy::limitText()
 };
 
 // The static profile of a replay dataset: every config of its file compiled with NVRTC for one architecture

@@ -105,13 +105,21 @@ void PreparedSession::buildStrategy() {
     m_plan.options = options.values();
     m_strategyOptionsJson = options.toJson();
     m_strategy = registry.create(m_plan.strategy);
-    m_prior = warmStart(*m_strategy);
-    m_strategy->reset({&space(), m_plan.mode, m_plan.seed, options, m_prior});
+    m_prior = warmStart(*m_strategy, options.isOn("hardware"));
+    StrategyContext context{&space(), m_plan.mode, m_plan.seed, options, m_prior};
+    if (options.isOn("hardware")) {
+        if (!m_replay)
+            throw Error("Option hardware=true applies to replay datasets with a static profile; a kernel "
+                        "measured here has none yet.");
+        context.staticFeatures = m_replay->staticFeatures(m_plan.mode);
+    }
+    m_strategy->reset(context);
 }
 
 // The prior of the plan's priors and transfer (null when neither is asked for, or there is nothing to
-// transfer), saying what it was built from. A resumed session is no prior of itself.
-std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& strategy) {
+// transfer), saying what it was built from. A resumed session is no prior of itself. With `hardware`, the
+// prior is hardware-aware where the dataset tuned and every source have a static profile.
+std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& strategy, bool hardware) {
     if (m_plan.priors.empty() && !m_plan.transfer)
         return nullptr;
     if (!strategy.usesPrior())
@@ -124,7 +132,7 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
             throw Error(fmt::format("The prior {}: its parameters are not those of the space being tuned, so "
                                     "it cannot warm-start it.",
                                     path));
-        sources.push_back(priorSource(*datasets.back()));
+        sources.push_back(priorSource(*datasets.back(), hardware));
     }
     if (m_plan.transfer) {
         std::vector<PriorSource> records =
@@ -140,7 +148,8 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
         return nullptr;
     }
     const auto started = std::chrono::steady_clock::now();
-    auto prior = std::make_shared<const TransferPrior>(space(), sources);
+    auto prior = std::make_shared<const TransferPrior>(
+        space(), sources, XgbSettings{}, hardware && m_replay ? m_replay->transferFeatures() : nullptr);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string labels;
     for (const std::string& label : prior->sources())
@@ -148,6 +157,9 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
     say(m_hooks.warmStart, fmt::format("Warm start from {} measured configs of {} source(s): {} (prior built "
                                        "in {:.1f} s).",
                                        prior->rows(), prior->sources().size(), labels, seconds));
+    if (hardware && !prior->hardwareAware())
+        say(m_hooks.warmStart, "The prior uses the parameters alone: a hardware-aware prior needs a static "
+                               "profile of the dataset tuned and of every source.");
     return prior;
 }
 

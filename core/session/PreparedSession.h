@@ -102,7 +102,7 @@ private:
                     std::optional<SessionRecord> resumed);
     void buildTarget();
     void buildStrategy();
-    std::shared_ptr<const TransferPrior> warmStart(const Strategy& strategy);
+    std::shared_ptr<const TransferPrior> warmStart(const Strategy& strategy, bool hardware);
     SessionRecord describe() const;
     std::string deviceName() const;
     void closeFailed() noexcept;

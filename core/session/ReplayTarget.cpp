@@ -2,6 +2,7 @@
 
 #include "records/DatasetReader.h"
 #include "records/DatasetRestriction.h"
+#include "records/ProfileFeatures.h"
 
 #include <filesystem>
 
@@ -13,9 +14,17 @@ ReplayTarget::ReplayTarget(const SessionPlan& plan, std::shared_ptr<const Datase
     m_dataset = plan.constraints.empty()
                     ? loaded
                     : std::make_shared<const Dataset>(restrictDataset(*loaded, plan.constraints));
-    m_backend = std::make_unique<ReplayBackend>(m_dataset, plan.stochastic, plan.seed,
-                                                DatasetProfile::companionOf(*loaded));
+    m_profile = DatasetProfile::companionOf(*loaded);
+    m_backend = std::make_unique<ReplayBackend>(m_dataset, plan.stochastic, plan.seed, m_profile);
     m_backend->setDelay(plan.replayDelayMs);
+}
+
+std::shared_ptr<const ConfigFeatureTable> ReplayTarget::staticFeatures(SpaceMode mode) const {
+    return requireProfileFeatures(*m_dataset, m_profile.get(), mode);
+}
+
+std::shared_ptr<const ConfigFeatureTable> ReplayTarget::transferFeatures() const {
+    return m_profile ? profileFeatures(*m_dataset, *m_profile, true) : nullptr;
 }
 
 } // namespace ts

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "backends/ReplayBackend.h"
+#include "models/ConfigFeatureTable.h"
 #include "records/Dataset.h"
+#include "records/DatasetProfile.h"
 #include "session/SessionPlan.h"
 
 #include <memory>
@@ -20,8 +22,16 @@ public:
     const std::shared_ptr<const Dataset>& dataset() const { return m_dataset; }
     ReplayBackend& backend() { return *m_backend; }
 
+    // The hardware features of the dataset's configs from its static profile, for strategies with option
+    // `hardware`. Throws Error naming the dataset when it has no profile, or one that does not cover every
+    // config a search in `mode` may propose (a product-mode search needs `analyze --dataset --product`).
+    std::shared_ptr<const ConfigFeatureTable> staticFeatures(SpaceMode mode) const;
+    // The profile's features with the GPU's own, for a hardware-aware transfer prior; null without a profile.
+    std::shared_ptr<const ConfigFeatureTable> transferFeatures() const;
+
 private:
     std::shared_ptr<const Dataset> m_dataset;
+    std::shared_ptr<const DatasetProfile> m_profile;
     std::unique_ptr<ReplayBackend> m_backend;
 };
 

@@ -37,6 +37,11 @@ std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
         OptionSpec::integer("max_depth", "6", 1, 32, "Depth of the trees"),
         OptionSpec::integer("threads", "1", 1, 1024, "XGBoost threads"),
         OptionSpec::boolean(
+            "hardware", "false",
+            "Give the models the configs' static hardware features (registers, spills, shared "
+            "memory, occupancy and its limiter, waves on the GPU) beside the parameters, where "
+            "the session has them (a replay dataset's static profile)"),
+        OptionSpec::boolean(
             "restrictions", "true",
             "Learn divisibility restrictions (a % (b * c) == 0 ...) from the failed configs and "
             "avoid breaking them"),
@@ -62,9 +67,10 @@ XgbSettings ModelStrategyBase::modelSettings() {
 std::unique_ptr<CostModel> ModelStrategyBase::makeCostModel(std::size_t member, std::size_t members) {
     if (!costModelFactory()) {
         XgbSettings settings = modelSettings();
-        return XgbCostModel::factory(settings, m_encoded)({&space(), settings.seed, member, members});
+        return XgbCostModel::factory(settings,
+                                     m_encoded)({&space(), settings.seed, member, members, m_features});
     }
-    return costModelFactory()({&space(), rng()(), member, members});
+    return costModelFactory()({&space(), rng()(), member, members, m_features});
 }
 
 std::shared_ptr<const XgbMatrix>
@@ -78,8 +84,10 @@ ModelStrategyBase::encode(std::span<const SearchSpace::Index> configs) const {
 void ModelStrategyBase::onReset() {
     XgbSettings settings = modelSettings();
     m_threads = settings.threads;
-    m_validity = std::make_unique<XgbValidityModel>(space(), settings, options().boolean("restrictions"));
-    m_encoder = FeatureEncoder(space());
+    m_features = options().boolean("hardware") ? staticFeatures() : nullptr;
+    m_validity =
+        std::make_unique<XgbValidityModel>(space(), settings, options().boolean("restrictions"), m_features);
+    m_encoder = FeatureEncoder(space(), m_features);
     m_encoded = std::make_shared<EncodedConfigs>();
     m_okCount = 0;
     m_stale = true;

@@ -83,6 +83,7 @@ private:
     void onObserve(std::span<const Trial> trials) final;
 
     std::unique_ptr<XgbValidityModel> m_validity;
+    std::shared_ptr<const ConfigFeatureTable> m_features; // the context's, when option `hardware` is on
     FeatureEncoder m_encoder;
     std::shared_ptr<EncodedConfigs> m_encoded;
     std::size_t m_okCount = 0;

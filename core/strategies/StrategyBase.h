@@ -40,6 +40,10 @@ protected:
     const TransferPrior* transferPrior() const { return m_context.prior.get(); }
     // The context's cost model factory; empty when the context gives none.
     const CostModelFactory& costModelFactory() const { return m_context.costModel; }
+    // The context's static features of the configs; null when it gives none.
+    const std::shared_ptr<const ConfigFeatureTable>& staticFeatures() const {
+        return m_context.staticFeatures;
+    }
     std::mt19937_64& rng() { return m_rng; }
 
     SearchSpace::Index domainSize() const { return space().domainSize(mode()); }

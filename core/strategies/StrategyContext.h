@@ -25,6 +25,11 @@ struct StrategyContext {
     // Empty: XGBoost regressors (XgbCostModel) set up by the strategy's model options (rounds, max_depth,
     // threads).
     CostModelFactory costModel = nullptr;
+    // Inputs known for the configs before any measurement: the hardware features of the target's static
+    // profile (registers, spills, shared memory, occupancy and its limiter, grid fill on the GPU), covering
+    // every config of the domain. Strategies whose `hardware` option is on give them to their models; null
+    // when the session has none.
+    std::shared_ptr<const ConfigFeatureTable> staticFeatures = nullptr;
 };
 
 } // namespace ts

@@ -142,6 +142,13 @@ bool StrategyOptions::boolean(const std::string& name) const {
     return *parseBool(m_values.at(name));
 }
 
+bool StrategyOptions::isOn(const std::string& name) const {
+    auto it = m_values.find(name);
+    auto type = m_types.find(name);
+    return it != m_values.end() && type != m_types.end() && type->second == OptionType::Bool &&
+           parseBool(it->second).value_or(false);
+}
+
 const std::string& StrategyOptions::text(const std::string& name) const {
     return m_values.at(name);
 }

@@ -26,6 +26,8 @@ public:
     std::int64_t integer(const std::string& name) const;
     double real(const std::string& name) const;
     bool boolean(const std::string& name) const;
+    // True when the strategy has the boolean option `name` and it is on (false for strategies without it).
+    bool isOn(const std::string& name) const;
     const std::string& text(const std::string& name) const;
 
     const std::map<std::string, std::string>& values() const { return m_values; }
