@@ -426,6 +426,37 @@ private slots:
                  "xgb.hardware=true", "--repeats", "1", "--budgets", "8"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
+
+    // tune --prior with hardware=true: a prior dataset with a profile gives a hardware-aware warm start; one
+    // without falls back to the parameters and says so.
+    void warmStartSaysWhetherItIsHardwareAware() {
+#ifndef TUNESCOPE_WITH_CUDA
+        QSKIP("This build has no CUDA backend (TUNESCOPE_WITH_CUDA): there is no NVRTC to compile profiles "
+              "with.");
+#endif
+        if (!OccupancyCalculator::available())
+            QSKIP("This build lacks the CUDA toolkit's occupancy header.");
+        const QString target = profiledCopy("warm-target", true);
+        const QString profiledPrior = profiledCopy("warm-prior", true);
+        const QString barePrior = m_dir.filePath("warm-bare/tiny_gemm.json");
+        QDir().mkpath(m_dir.filePath("warm-bare"));
+        writeText(barePrior, tinyGemmCache());
+        auto tune = [&](const QString& prior) {
+            return cli({"tune", "--dataset", target, "--strategy", "xgb", "--option", "hardware=true",
+                        "--space", "product", "--budget", "4", "--prior", prior, "--db",
+                        m_dir.filePath("warm.db")});
+        };
+        CliResult r = tune(profiledPrior);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("Warm start from"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("parameters alone"), qPrintable(r.err));
+        r = tune(barePrior);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(
+                     "The prior uses the parameters alone: a hardware-aware prior needs a static profile "
+                     "of the dataset tuned and of every source."),
+                 qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHardwareModels)
