@@ -418,6 +418,13 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         r = tune(product, "product");
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = cli({"tune", "--kernel", "gemm", "--backend", "cpu", "--option", "hardware=true", "--budget", "2",
+                 "--db", db});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains("Option hardware=true applies to replay datasets with a static profile; a kernel "
+                           "measured here has none yet."),
+            qPrintable(r.err));
         r = cli({"compare", "--dataset", measured, "--strategies", "xgb", "--option", "xgb.hardware=true",
                  "--repeats", "1", "--budgets", "8"});
         QCOMPARE(r.exitCode, 1);

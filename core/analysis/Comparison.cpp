@@ -103,9 +103,12 @@ double Comparison::methodologyScore(const Dataset& dataset, SpaceMode mode,
 }
 
 CompareResult Comparison::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) const {
-    bool hardware = false;
+    // Per strategy, whether it asks for hardware features (which also makes its prior hardware-aware).
+    std::map<std::string, bool> aware;
     for (const std::string& name : m_settings.strategies)
-        hardware = optionsOf(name).isOn("hardware") || hardware; // throws naming a bad option first
+        aware[name] = optionsOf(name).isOn("hardware"); // throws naming a bad option first
+    const bool hardware = std::any_of(aware.begin(), aware.end(), [](const auto& a) { return a.second; });
+    const bool plain = std::any_of(aware.begin(), aware.end(), [](const auto& a) { return !a.second; });
     // The static features of every dataset, checked before any run starts.
     std::vector<std::shared_ptr<const ConfigFeatureTable>> features(m_datasets.size());
     if (hardware)
@@ -126,12 +129,8 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
     auto started = std::chrono::steady_clock::now();
     unsigned threads =
         m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
-    // Strategies with option hardware get a hardware-aware prior (when the datasets have profiles).
     std::vector<std::shared_ptr<const TransferPrior>> priors(m_datasets.size()),
         hardwarePriors(m_datasets.size());
-    bool plain = false;
-    for (const std::string& name : m_settings.strategies)
-        plain = plain || !optionsOf(name).isOn("hardware");
     if (m_settings.transfer)
         for (std::size_t d = 0; d < m_datasets.size() && !(cancel && *cancel); ++d) {
             // One OpenMP thread: its threads spin badly on a busy machine.
@@ -152,9 +151,9 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
                 return;
             try {
                 const std::size_t d = jobs[i].dataset;
-                const bool aware = optionsOf(jobs[i].strategy).isOn("hardware");
-                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed, aware ? hardwarePriors[d] : priors[d],
-                                 aware ? features[d] : nullptr);
+                const bool wants = aware.at(jobs[i].strategy);
+                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed, wants ? hardwarePriors[d] : priors[d],
+                                 wants ? features[d] : nullptr);
             } catch (...) {
                 std::lock_guard lock(progressMutex);
                 failure = std::current_exception();

@@ -33,12 +33,15 @@ double unixSeconds() {
 void PreparedSession::validate(const SessionPlan& plan) {
     plan.check();
     const StrategyRegistry& registry = StrategyRegistry::builtin();
-    const std::string name = registry.entry(plan.strategy).name; // throws naming an unknown strategy
-    registry.options(name, plan.options);                        // throws naming the option
+    const std::string name = registry.entry(plan.strategy).name;          // throws naming an unknown strategy
+    const StrategyOptions options = registry.options(name, plan.options); // throws naming the option
     if ((!plan.priors.empty() || plan.transfer) && !registry.create(name)->usesPrior())
         throw Error(fmt::format("A warm start (priors or transfer) applies to strategies with a prior, such "
                                 "as xgb (the default); {} does not use a prior.",
                                 name));
+    if (options.isOn("hardware") && plan.measuresKernel())
+        throw Error("Option hardware=true applies to replay datasets with a static profile; a kernel "
+                    "measured here has none yet.");
     if (plan.measuresKernel()) {
         const KernelSpec spec = loadKernelSpec(plan.kernel);
         if (!spec.variant(plan.backend))
@@ -107,12 +110,8 @@ void PreparedSession::buildStrategy() {
     m_strategy = registry.create(m_plan.strategy);
     m_prior = warmStart(*m_strategy, options.isOn("hardware"));
     StrategyContext context{&space(), m_plan.mode, m_plan.seed, options, m_prior};
-    if (options.isOn("hardware")) {
-        if (!m_replay)
-            throw Error("Option hardware=true applies to replay datasets with a static profile; a kernel "
-                        "measured here has none yet.");
+    if (options.isOn("hardware")) // validate() refused it for a kernel measured here
         context.staticFeatures = m_replay->staticFeatures(m_plan.mode);
-    }
     m_strategy->reset(context);
 }
 
