@@ -14,6 +14,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
          an MPI run with one measuring rank for the first seed of the first dataset).
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3]
+                               [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
 """
@@ -58,7 +59,7 @@ def scaling(args):
     print("| strategy | measuring ranks | measurements | seconds | measurements/s | parallel efficiency "
           f"(rate / (N x rate with 1)) | of the ideal N x {ideal:g}/s |")
     print("|---|---|---|---|---|---|---|")
-    for strategy, batch in [("random_sample", 8), ("default", 8), ("default", 16)]:
+    for strategy, batch in args.runs:
         base = None  # the rate with one measuring rank
         for ranks in [1, 2, 4, 8]:
             budget = 10 * batch * ranks  # ten batches per rank
@@ -177,7 +178,13 @@ def main():
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size")
+    parser.add_argument("--runs", default="random_sample:8,default:8,default:16",
+                        help="scaling: strategy:batch size pairs, comma-separated")
     args = parser.parse_args()
+    try:
+        args.runs = [(name, int(batch)) for name, batch in (run.split(":") for run in args.runs.split(","))]
+    except ValueError:
+        sys.exit(f"bench_mpi: --runs \"{args.runs}\" is not a list of strategy:batch-size pairs.")
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"bench_mpi: {args.cli} is not an executable tunescope-cli (build it first: scripts/bootstrap).")
     {"scaling": scaling, "workload": workload, "quality": quality}[args.what](args)

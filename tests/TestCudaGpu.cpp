@@ -8,6 +8,9 @@
 #include "CliRun.h"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaDevices.h"
+#include "cuda/CudaStaticAnalyzer.h"
+#include "cuda/NvrtcCompiler.h"
+#include "hardware/GpuDatabase.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpecReader.h"
 #include "records/RecordStore.h"
@@ -18,6 +21,8 @@
 
 #include "QuickBackendSettings.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -28,6 +33,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <tuple>
 
 using namespace ts;
 
@@ -47,6 +53,10 @@ const CudaDevices& devices() {
 
 using Result = ts::test::CliResult;
 
+// Fault injection for the CUDA pipeline: one config per MODE (ok, compile_error, illegal_address, hang,
+// wrong).
+const QString kFaultyCuda = TUNESCOPE_TEST_DATA "/kernels/faulty_cuda/kernel.json";
+
 Result cli(const QStringList& arguments) {
     return ts::test::runCli(arguments);
 }
@@ -62,7 +72,7 @@ CudaBackendSettings quickSettings() {
 
 // Small sizes so that verification against the CPU references stays quick.
 ProblemSize smallSize(const KernelSpec& spec) {
-    if (spec.name == "gemm" || spec.name == "gemm_tc")
+    if (spec.name == "gemm" || spec.name == "gemm_async" || spec.name == "gemm_tc")
         return {256, 256, 256};
     if (spec.name == "softmax")
         return {256, 1024};
@@ -178,6 +188,42 @@ private slots:
         QVERIFY2(bad.err.contains("GTX 480") && !bad.err.trimmed().contains('\n'), qPrintable(bad.err));
     }
 
+    // scripts/gpu-check: one sentence and exit 2 for bad arguments; without a GPU, one sentence saying so,
+    // the devices line and "0 passed, 1 failed", exit 2, before anything else runs.
+    void gpuCheckScriptArgumentsAndNoDevice() {
+        const QString script = QDir(TUNESCOPE_KERNELS "/../scripts").absoluteFilePath("gpu-check");
+        const QString build = QFileInfo(TUNESCOPE_CLI).absoluteDir().absoluteFilePath("../..");
+        QTemporaryDir out;
+        const auto check = [&](const QStringList& arguments) {
+            QProcess p;
+            p.start("bash", QStringList{script} + arguments);
+            p.waitForFinished(120000);
+            return std::make_tuple(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                                   QString::fromUtf8(p.readAllStandardError()));
+        };
+        const QList<std::pair<QStringList, QString>> bad{
+            {{build, "--bogus", "1"}, "unknown option --bogus"},
+            {{build, "--budget"}, "--budget needs a value."},
+            {{build, "--seeds", "0"}, "--seeds \"0\" is not a positive whole number."},
+            {{build, "--only", "sgemm,nope"}, "\"nope\" is not a check"},
+            {{out.filePath("missing")}, "does not exist."},
+            {{out.path()}, "is not a build folder (no CMakeCache.txt)."}};
+        for (const auto& [arguments, sentence] : bad) {
+            const auto [code, stdOut, stdErr] = check(arguments);
+            QCOMPARE(code, 2);
+            QVERIFY2(stdErr.contains(sentence) && stdErr.count('\n') == 1, qPrintable(stdErr));
+        }
+        if (!devices().empty())
+            QSKIP("this machine has a GPU: scripts/gpu-check runs its checks here");
+        const auto [code, stdOut, stdErr] = check({build, "--out", out.path(), "--only", "sgemm"});
+        QCOMPARE(code, 2);
+        QVERIFY2(stdOut.contains("No CUDA device") && stdOut.contains("Nothing was checked"),
+                 qPrintable(stdOut));
+        QVERIFY2(stdOut.contains(QRegularExpression("FAIL +devices +no CUDA device")), qPrintable(stdOut));
+        QVERIFY2(stdOut.trimmed().endsWith("0 passed, 1 failed"), qPrintable(stdOut));
+        QVERIFY(QFileInfo::exists(out.filePath("gpu-check.log")));
+    }
+
     // --- GPU only ---
 
     void everyKernelVerifiesOnTheGpu_data() {
@@ -215,14 +261,74 @@ private slots:
         QVERIFY(ok >= 1);
     }
 
+    // Every kernel naming a GPU reference: cuBLAS timed as its baseline (SGEMM; GemmEx on fp16 for gemm_tc).
+    void cublasBaseline_data() {
+        QTest::addColumn<QString>("kernel");
+        for (const KernelSpec& spec : catalog().all())
+            if (spec.variant("cuda") && !spec.reference.gpu.empty())
+                QTest::newRow(spec.name.c_str()) << QString::fromStdString(spec.name);
+    }
     void cublasBaseline() {
         REQUIRE_GPU();
-        const KernelSpec& spec = catalog().find("gemm");
+        QFETCH(QString, kernel);
+        const KernelSpec& spec = catalog().find(kernel.toStdString());
         const KernelSpace space(spec, "cuda", {512, 512, 512});
         CudaBackend backend(spec, space, quickSettings());
-        const Measurement m = backend.measureCublasSgemm();
+        const Measurement m = backend.measureGpuReference();
         QVERIFY2(m.status == MeasureStatus::Ok, m.log.c_str());
         QVERIFY(m.metrics.at("gflops") > 0);
+    }
+
+    // Without a GPU as well: the fault-injection kernel builds with NVRTC for sm_90 in every mode but
+    // compile_error, whose failure carries NVRTC's log.
+    void faultyCudaKernelBuildsAsItShould() {
+        const KernelSpec spec = readKernelSpec(kFaultyCuda.toStdString());
+        const KernelSpace space(spec, "cuda", {4096});
+        QTemporaryDir cache;
+        NvrtcCompiler compiler(cache.path().toStdString());
+        CudaStaticAnalyzer analyzer(spec, space, GpuDatabase::builtin().get("H200"), compiler, "sm_90");
+        QCOMPARE(space.space().validCount(), SearchSpace::Index(5));
+        for (SearchSpace::Index index : space.space().validIndices()) {
+            const StaticProfile p = analyzer.profile(index);
+            const std::string key = space.space().key(index);
+            const bool broken = key.find("compile_error") != std::string::npos;
+            QVERIFY2(p.compiled != broken, qPrintable(QString::fromStdString(key + ": " + p.log)));
+            if (broken)
+                QVERIFY2(p.log.find("does not compile, on purpose") != std::string::npos, p.log.c_str());
+        }
+    }
+
+    // A hanging kernel and an illegal address in one CUDA session: Timeout and RuntimeFailed recorded, each
+    // worker replaced, the session completes with the other configs measured or judged.
+    void faultyCudaSessionRecordsEachStatus() {
+        REQUIRE_GPU();
+        QTemporaryDir dir;
+        const Result r = cli({"tune",
+                              "--kernel-spec",
+                              kFaultyCuda,
+                              "--backend",
+                              "cuda",
+                              "--strategy",
+                              "brute_force",
+                              "--budget",
+                              "5",
+                              "--timeout",
+                              "5",
+                              "--repeat",
+                              "3",
+                              "--min-repeat-ms",
+                              "2",
+                              "--warmup-ms",
+                              "5",
+                              "--db",
+                              dir.filePath("r.db"),
+                              "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(out["evaluations"].toInt(), 5);
+        const QJsonObject statuses = out["statuses"].toObject();
+        for (const char* status : {"ok", "compile_failed", "runtime_failed", "timeout", "wrong_result"})
+            QVERIFY2(statuses[status].toInt() == 1, qPrintable(status + QString(": ") + r.out));
     }
 
     // The CLI tunes a kernel on the GPU: every trial recorded against the GPU, the best config measured, the

@@ -96,6 +96,7 @@ private slots:
     void trialFormatsImportBackToTheSameTrials_data();
     void trialFormatsImportBackToTheSameTrials();
     void singleSessionFormatsRoundTrip();
+    void mergedSessionsMakeOneDataset();
     void badExportsFailWithOneSentence_data();
     void badExportsFailWithOneSentence();
 
@@ -326,6 +327,49 @@ void TestExport::singleSessionFormatsRoundTrip() {
     }
 }
 
+// Sessions of one kernel, size and device (a uniform sample and tuning runs) exported as one Kernel Tuner
+// cache (what scripts/gpu-check makes its dataset with): every config once, its first session's trial kept,
+// the device fingerprint carried; it reads back as a dataset of the union.
+void TestExport::mergedSessionsMakeOneDataset() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("two.db"), out = dir.filePath("merged.json");
+    const QString dataset = kDatasets + "pnpoly_RTX_3090.json.gz";
+    for (const char* seed : {"1", "2"}) {
+        const Result r = cli({"tune", "--db", db, "--dataset", dataset, "--strategy", "random_sample",
+                              "--budget", "30", "--seed", seed});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+    const Result r = cli({"export", "--db", db, "--format", "kt-cache", "--merge", "-o", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    RecordStore store(db.toStdString(), DatabaseAccess::ReadOnly);
+    const std::vector<SessionRecord> sessions = store.sessions();
+    QCOMPARE(sessions.size(), std::size_t{2});
+    std::map<std::string, double> first; // config JSON -> objective, first session wins
+    for (const SessionRecord& session : sessions)
+        for (const StoredTrial& t : store.trials(session.id))
+            first.emplace(t.config, t.status == "ok" ? t.objective : -1.0);
+    QVERIFY(first.size() > 30 && first.size() < 60); // the two samples overlap in part
+    const Json cache = readJson(out);
+    QCOMPARE(cache["cache"].size(), first.size());
+    QVERIFY(cache["device_fingerprint"].is_object());
+    const Json names = cache["tune_params_keys"];
+    for (const auto& [config, objective] : first) {
+        const Json values = Json::parse(config);
+        std::string key;
+        for (const Json& name : names) {
+            if (!key.empty())
+                key += ',';
+            key += values[name.get<std::string>()].dump();
+        }
+        QVERIFY2(cache["cache"].contains(key), key.c_str());
+        if (objective >= 0)
+            QCOMPARE(cache["cache"][key]["time"].get<double>(), objective);
+    }
+    const Result info = cli({"info", out});
+    QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+    QVERIFY2(info.out.contains(QString("configs in file %1").arg(first.size())), qPrintable(info.out));
+}
+
 void TestExport::badExportsFailWithOneSentence_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("names");
@@ -344,6 +388,13 @@ void TestExport::badExportsFailWithOneSentence_data() {
     QTest::newRow("unwritable output")
         << QStringList{"export", "--db", db, "--format", "csv", "-o", "/nonexistent/dir/out.csv"}
         << "/nonexistent/dir/out.csv";
+    QTest::newRow("merge of sessions that differ")
+        << QStringList{"export",   "--db",    db,   "--format",
+                       "kt-cache", "--merge", "-o", m_dir.filePath("x.json")}
+        << "differs from session 1 in its";
+    QTest::newRow("merge of another format")
+        << QStringList{"export", "--db", db, "--format", "t4", "--merge", "-o", m_dir.filePath("x.json")}
+        << "--merge makes one Kernel Tuner cache";
     QTest::newRow("bad namespace") << QStringList{"export",   "--db",   db,
                                                   "--format", "header", "--namespace",
                                                   "9lives",   "-o",     m_dir.filePath("x.h")}

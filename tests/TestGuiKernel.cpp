@@ -17,7 +17,10 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QImage>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -267,6 +270,48 @@ private slots:
         for (std::size_t i = 0; i < stored.size(); ++i) // the views show the session's trials, in order
             QCOMPARE(w->runData().trials()[i].number, stored[i].number);
         QCOMPARE(store.sessions().size(), std::size_t{1});
+    }
+
+    // The window's screenshot mode on a kernel measured for real (what scripts/gpu-check pictures on a GPU
+    // with --backend cuda): the session of --kernel at --kernel-size is recorded and pictured; a kernel and
+    // a dataset together, an unknown kernel or a backend the kernel has none of are one sentence, exit 1.
+    void screenshotOfAKernelSession() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("kernel.png"), db = dir.filePath("shots.db");
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+        process.setProcessEnvironment(env);
+        process.start(TUNESCOPE_GUI,
+                      {"--kernel", "gemm", "--backend", "cpu", "--kernel-size", "64,48,32", "--budget", "3",
+                       "--db", db, "--screenshot", png, "--view", "convergence"});
+        QVERIFY(process.waitForFinished(120000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QCOMPARE(QImage(png).size(), QSize(1600, 1000));
+        RecordStore store(db.toStdString());
+        QCOMPARE(store.sessions().size(), std::size_t{1});
+        const SessionRecord session = store.sessions().front();
+        QCOMPARE(QString::fromStdString(session.kernel), QString("gemm"));
+        QCOMPARE(QString::fromStdString(session.backend), QString("cpu"));
+        QVERIFY2(QString::fromStdString(session.problem).contains("48"), session.problem.c_str());
+        QCOMPARE(store.trials(session.id).size(), std::size_t{3});
+
+        const QList<std::pair<QStringList, QString>> refused{
+            {{"--kernel", "gemm", "--dataset", "x.json"},
+             "--kernel and --dataset name two things to tune; give one."},
+            {{"--kernel", "nosuch"}, "Unknown kernel \"nosuch\""},
+            {{"--kernel", "gemm", "--backend", "opencl"},
+             "Kernel gemm cannot be measured on the opencl backend"}};
+        for (const auto& [arguments, sentence] : refused) {
+            process.start(TUNESCOPE_GUI,
+                          arguments + QStringList{"--db", db, "--screenshot", dir.filePath("no.png")});
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitCode(), 1);
+            const QString err = QString::fromUtf8(process.readAllStandardError());
+            QVERIFY2(err.contains(sentence), qPrintable(err));
+            QVERIFY(!QFileInfo::exists(dir.filePath("no.png")));
+        }
     }
 };
 

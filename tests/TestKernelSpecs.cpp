@@ -267,6 +267,17 @@ void TestKernelSpecs::rejectsMalformedSpecs_data() {
     QTest::newRow("unknown backend") << R"("cpu": {)"
                                      << R"("opencl": {)"
                                      << "kernel.json: variants.opencl is not a known backend (cpu, cuda).";
+    QTest::newRow("unknown GPU reference")
+        << R"("reference": {"source": "ref.cpp"})"
+        << R"("reference": {"source": "ref.cpp", "gpu": "cublas_dgemm"})"
+        << "kernel.json: reference.gpu \"cublas_dgemm\" is not a GPU reference (known: cublas_sgemm, "
+           "cublas_gemm_f16).";
+    QTest::newRow("GPU reference of another shape")
+        << R"("reference": {"source": "ref.cpp"})"
+        << R"("reference": {"source": "ref.cpp", "gpu": "cublas_sgemm"})"
+        << "kernel.json: reference.gpu \"cublas_sgemm\" computes C = A * B: it needs the problem sizes M, N, "
+           "K "
+           "and the arguments A, B (float32) and the output C (float32).";
     QTest::newRow("not json") << R"("name": "toy",)"
                               << R"("name": "toy")"
                               << "kernel.json: not valid JSON";

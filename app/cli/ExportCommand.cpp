@@ -26,6 +26,7 @@ struct ExportOptions {
     std::string format;
     std::string output;
     std::string space = "tunescope_tuned";
+    bool merge = false;
 };
 
 std::filesystem::path existingDb(const std::string& db) {
@@ -98,6 +99,9 @@ void runExport(const ExportOptions& o) {
         CppSource::checkNamespace(o.space);
     if (o.workload && o.session > 0)
         throw Error("--workload and --session both choose what to export: give one of them.");
+    if (o.merge && (o.format != "kt-cache" || o.session > 0 || o.workload))
+        throw Error("--merge makes one Kernel Tuner cache of every session: use it with --format kt-cache, "
+                    "without --session or --workload.");
     if (o.workload && o.format != "deploy" && o.format != "header")
         throw Error(fmt::format("--workload exports a deployment: use --format deploy or header, not \"{}\".",
                                 o.format));
@@ -128,15 +132,16 @@ void runExport(const ExportOptions& o) {
     } else {
         // The core's sentence names the problem; the flag that solves it is the CLI's to name.
         const bool oneSession = o.format == "kt-cache" || o.format == "t4";
-        if (oneSession && !session && store.sessions().size() != 1)
+        if (oneSession && !session && !o.merge && store.sessions().size() != 1)
             throw Error(
                 fmt::format("--format {} holds one session and {} holds {}: choose one with --session.",
                             o.format, store.path().string(), store.sessions().size()));
         const TrialExporter exporter(store);
-        text = o.format == "kt-cache" ? exporter.kernelTunerCache(session)
-               : o.format == "t4"     ? exporter.t4(session)
-               : o.format == "jsonl"  ? exporter.jsonLines(session)
-                                      : exporter.csv(session);
+        text = o.merge                  ? exporter.mergedKernelTunerCache()
+               : o.format == "kt-cache" ? exporter.kernelTunerCache(session)
+               : o.format == "t4"       ? exporter.t4(session)
+               : o.format == "jsonl"    ? exporter.jsonLines(session)
+                                        : exporter.csv(session);
     }
     output.write(text);
     output.commit();
@@ -153,6 +158,9 @@ void addExportCommand(CLI::App& app) {
                     "Only the sessions of this workload's tasks (deploy and header; see `workload list`)");
     cmd->add_option("--format", o->format, "deploy, header, kt-cache, t4, jsonl or csv")->required();
     cmd->add_option("-o,--output", o->output, "Output file (- for stdout)")->required();
+    cmd->add_flag("--merge", o->merge,
+                  "kt-cache: every session (one kernel, size and device) as one dataset; a config measured "
+                  "twice keeps its first trial");
     cmd->add_option("--namespace", o->space, "C++ namespace of the generated header")->capture_default_str();
     cmd->callback([o] { runExport(*o); });
 }

@@ -4,6 +4,7 @@
 #include "ErrorReporter.h"
 #include "HardwareView.h"
 #include "MainWindow.h"
+#include "TaskPanel.h"
 #include "WorkloadView.h"
 
 #include <QApplication>
@@ -36,7 +37,26 @@ void ScreenshotDriver::start() {
         connect(&m_window, &MainWindow::refreshed, this, &ScreenshotDriver::onRefreshed);
         connect(&m_window, &MainWindow::sessionEnded, this, [this] { onRefreshed(-1); });
     }
-    m_window.openDataset(m_options.dataset);
+    if (m_options.kernel.isEmpty()) {
+        m_window.openDataset(m_options.dataset);
+        return;
+    }
+    const QString id = TaskPanel::catalogKernelId(m_options.kernel);
+    m_window.taskPanel()->selectKernel(id); // as a click in the kernel list would
+    if (!m_window.chooseKernel(id))
+        return; // the reason went through the error reporter
+    SessionPlan task = m_window.taskPanel()->task();
+    task.backend = m_options.backend.toStdString();
+    if (!m_options.kernelSize.isEmpty())
+        task.kernel.size = m_options.kernelSize.toStdString();
+    m_window.taskPanel()->setTask(task);
+    if (m_window.taskPanel()->task().backend != task.backend) {
+        fail(QString("Kernel %1 cannot be measured on the %2 backend on this machine.")
+                 .arg(m_options.kernel, m_options.backend));
+        return;
+    }
+    if (!m_window.startSession())
+        fail("The session did not start.");
 }
 
 void ScreenshotDriver::onRefreshed(int evaluations) {

@@ -7,9 +7,10 @@ namespace ts::gui {
 
 class MainWindow;
 
-// Drives the window for `--demo` and `--screenshot`: opens a dataset, starts a session with the task panel's
-// settings, and (for a screenshot) saves a PNG of the main window once N evaluations are shown or the session
-// has ended, with a chosen view in front, then reports done. Errors are printed, never shown in a dialog.
+// Drives the window for `--demo` and `--screenshot`: opens a dataset (or chooses a catalog kernel, measured
+// for real on a backend at a size), starts a session with the task panel's settings, and (for a screenshot)
+// saves a PNG of the main window once N evaluations are shown or the session has ended, with a chosen view in
+// front, then reports done. Errors are printed, never shown in a dialog.
 class ScreenshotDriver : public QObject {
     Q_OBJECT
 public:
@@ -18,11 +19,15 @@ public:
         QString screenshot; // empty: demo only (keep running)
         int after = 0;      // evaluations before the shot; 0: when the session ends
         QString view;       // a MainWindow::viewNames() entry, "all" (side by side) or empty (as it is)
+        QString kernel;     // a catalog kernel measured for real instead of the dataset
+        QString backend;    // its backend: cpu or cuda
+        QString kernelSize; // its problem size text; empty: the spec's default
     };
 
     ScreenshotDriver(MainWindow& window, Options options, QObject* parent = nullptr);
 
-    // Starts loading the dataset; done() follows (screenshot mode) or the session just runs (demo).
+    // Starts loading the dataset (or the kernel's session); done() follows (screenshot mode) or the session
+    // just runs (demo).
     void start();
 
 signals:

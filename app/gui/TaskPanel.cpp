@@ -227,6 +227,13 @@ void TaskPanel::setTask(const SessionPlan& t) {
     m_repeat->setValue(t.kernel.repeat);
     m_minRepeat->setValue(t.kernel.minRepeatMs);
     m_warmup->setValue(t.kernel.warmupMs);
+    // A real kernel's backend and size, when the panel offers them (a kernel is chosen).
+    if (t.measuresKernel() && isRealKernelId(kernelPath())) {
+        if (const int backend = m_backend->findData(QString::fromStdString(t.backend)); backend >= 0)
+            m_backend->setCurrentIndex(backend);
+        if (!t.kernel.size.empty())
+            m_problem->setText(QString::fromStdString(t.kernel.size));
+    }
 }
 
 void TaskPanel::addKernel(const QString& label, const QString& path, bool select) {

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 #include "ScreenshotDriver.h"
 #include "TaskPanel.h"
+#include "session/CudaKernelBackend.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,6 +31,12 @@ int main(int argc, char** argv) {
                       "View in front for the screenshot: convergence, costmodel, importance, hardware, "
                       "explorer, comparison, records, workload, or all (side by side).",
                       "NAME"});
+    parser.addOption(
+        {"kernel", "Measure this catalog kernel for real in a session (instead of a dataset).", "NAME"});
+    parser.addOption(
+        {"backend", "Backend of --kernel: cpu or cuda (default: cuda where a GPU is, else cpu).", "NAME"});
+    parser.addOption(
+        {"kernel-size", "Problem size of --kernel, e.g. 4096,4096,4096 (default: its own).", "SIZES"});
     parser.addOption({"db", "Records database (default: $XDG_DATA_HOME/tunescope/records.db).", "FILE"});
     parser.addOption({"strategy", "Strategy for the demo session.", "NAME"});
     parser.addOption({"budget", "Budget for the demo session.", "N"});
@@ -50,15 +57,20 @@ int main(int argc, char** argv) {
     ts::gui::MainWindow window;
     if (parser.isSet("db"))
         window.setDatabasePath(parser.value("db"));
-    bool drive = parser.isSet("demo") || parser.isSet("screenshot");
+    const bool kernel = parser.isSet("kernel");
+    bool drive = parser.isSet("demo") || parser.isSet("screenshot") || kernel;
     QString dataset = parser.value("dataset");
-    if (dataset.isEmpty() && drive)
+    if (kernel && !dataset.isEmpty()) {
+        std::fprintf(stderr, "tunescope: --kernel and --dataset name two things to tune; give one.\n");
+        return 1;
+    }
+    if (dataset.isEmpty() && drive && !kernel)
         dataset = TUNESCOPE_RESOURCE_DIR "/datasets/gemm_clblast_RTX_3090.json.gz";
     if (drive) {
         ts::SessionPlan task = window.taskPanel()->task();
         task.strategy = parser.isSet("strategy") ? parser.value("strategy").toStdString() : "default";
         task.budget = parser.isSet("budget") ? parser.value("budget").toLongLong() : 200;
-        task.mode = ts::SpaceMode::Product;
+        task.mode = kernel ? ts::SpaceMode::Constrained : ts::SpaceMode::Product;
         task.options.clear();
         window.taskPanel()->setTask(task);
     }
@@ -79,8 +91,11 @@ int main(int argc, char** argv) {
             window.openDataset(dataset);
         return QApplication::exec();
     }
-    ts::gui::ScreenshotDriver driver(
-        window, {dataset, parser.value("screenshot"), parser.value("after").toInt(), parser.value("view")});
+    const QString backend =
+        parser.isSet("backend") ? parser.value("backend") : (ts::cudaDeviceAvailable() ? "cuda" : "cpu");
+    ts::gui::ScreenshotDriver driver(window, {dataset, parser.value("screenshot"),
+                                              parser.value("after").toInt(), parser.value("view"),
+                                              parser.value("kernel"), backend, parser.value("kernel-size")});
     QObject::connect(&driver, &ts::gui::ScreenshotDriver::done, &app,
                      [](int code) { QApplication::exit(code); });
     QTimer::singleShot(0, &driver, &ts::gui::ScreenshotDriver::start);

@@ -19,9 +19,11 @@ namespace ts::worker {
 //   device                 the CUDA ordinal to run on (default 0)
 //   grid, block            launch geometry, 3 numbers each
 //   dynamic_shared_bytes   per launch (opted into when above the default 48 KB)
-//   reference              "cublas_sgemm": verify against cuBLAS on the device (gemm); otherwise the
-//                          request's CPU reference object, run on the host inputs
-//   builtin                "cublas_sgemm": time cuBLAS itself instead of a cubin (gpu-check's baseline)
+//   reference              "cublas_sgemm" or "cublas_gemm_f16" (the spec's reference.gpu): verify against
+//                          cuBLAS on the device; otherwise the request's CPU reference object, run on the
+//                          host inputs
+//   builtin                "cublas_sgemm" or "cublas_gemm_f16": time cuBLAS itself instead of a cubin (the
+//                          vendor baseline of gpu-check)
 // Steps: inputs filled on the host from the seed (same values as the cpu runner) and copied once per
 // problem; the reference computed once per problem; per config: load the cubin (cudaLibraryLoadData), zero
 // the outputs, one launch, compare; warm-up by time; `number` calibrated to min_repeat_ms; `repeat` samples
@@ -48,6 +50,9 @@ private:
                                        std::map<std::string, double>& metrics);
     MeasureReply run(const MeasureRequest& request);
     CudaBlas& blas();
+    // Enqueues the vendor GEMM `routine` (cublas_sgemm, cublas_gemm_f16) on the problem's buffers A, B, C;
+    // throws Error for another name or buffers of another shape.
+    void enqueueVendorGemm(const std::string& routine, const MeasureRequest& request, Problem& problem);
 
     int m_device = -1;
     std::unique_ptr<CudaStream> m_stream;

@@ -85,8 +85,7 @@ CudaBackend::CudaBackend(const KernelSpec& spec, const KernelSpace& kernelSpace,
                              argumentCount(m_spec, argument, m_kernelSpace.size()), argument.fill,
                              argument.output});
     m_flops = kernelFlops(m_spec, m_kernelSpace.size());
-    m_gemmShaped = m_spec.name == "gemm" && m_buffers.size() == 3 && m_kernelSpace.size().size() == 3;
-    if (!m_gemmShaped && !m_spec.reference.source.empty()) {
+    if (m_spec.reference.gpu.empty() && !m_spec.reference.source.empty()) {
         m_hostCache = std::make_unique<BuildCache>(HostCompiler::detect());
         m_reference = m_hostCache->build({m_spec.reference.source, m_spec.reference.flags});
         if (!m_reference.ok)
@@ -138,8 +137,8 @@ worker::MeasureRequest CudaBackend::request(const std::string& library, const St
     r.seed = m_settings.seed;
     r.timing = m_settings.timing;
     r.backendOptions = {{"device", device}};
-    if (m_gemmShaped)
-        r.backendOptions["reference"] = "cublas_sgemm";
+    if (!m_spec.reference.gpu.empty())
+        r.backendOptions["reference"] = m_spec.reference.gpu;
     if (profile) {
         r.backendOptions["grid"] = profile->launch.grid;
         r.backendOptions["block"] = profile->launch.block;
@@ -258,13 +257,16 @@ std::vector<Measurement> CudaBackend::measure(std::span<const Config> batch) {
     return results;
 }
 
-Measurement CudaBackend::measureCublasSgemm() {
-    if (!m_gemmShaped)
-        throw Error(fmt::format("cuBLAS SGEMM is a baseline for gemm only, not for {}.", m_spec.name));
+Measurement CudaBackend::measureGpuReference() {
+    const std::string& routine = m_spec.reference.gpu;
+    if (routine.empty())
+        throw Error(fmt::format("Kernel {} names no GPU reference (reference.gpu in {}) to measure as its "
+                                "baseline.",
+                                m_spec.name, m_spec.specFile.string()));
     Worker& w = *m_workers.front();
     ensurePrepared(w);
-    worker::MeasureRequest r = request("builtin:cublas_sgemm", nullptr, w.device);
-    r.backendOptions["builtin"] = "cublas_sgemm";
+    worker::MeasureRequest r = request("builtin:" + routine, nullptr, w.device);
+    r.backendOptions["builtin"] = routine;
     Measurement m = finish(w.client->measure(r, millis(m_settings.timeoutS)));
     m.metrics["device"] = w.device;
     return m;

@@ -34,7 +34,8 @@ struct CudaBackendSettings {
 // Builds configs of a kernel's cuda variant with NVRTC (cubins cached on disk) and measures them in one
 // tunescope-worker per GPU (backend "cuda" of docs/worker-protocol.md; runner: app/worker/CudaRunner).
 // Several GPUs of one model share a session: a batch is spread over their workers, measured in parallel.
-// gemm is verified against cuBLAS on the device, other kernels against their CPU reference.
+// A kernel whose spec names a GPU reference (reference.gpu: cuBLAS) is verified against it on the device, the
+// others against their CPU reference.
 // Statuses: CompileFailed (NVRTC log), Invalid (outside the constraints, or pruned: the log says why),
 // WrongResult, Timeout, RuntimeFailed (a sticky CUDA error restarts that worker). Objective: median ms per
 // launch; metrics as the cpu backend plus registers, spill_stores, spill_loads, shared_bytes, occupancy,
@@ -54,8 +55,9 @@ public:
     DeviceFingerprint deviceDetails() const override;
     std::vector<Measurement> measure(std::span<const Config> batch) override;
 
-    // cuBLAS SGEMM on the same inputs, through the same worker and timing (gemm-shaped kernels only).
-    Measurement measureCublasSgemm();
+    // The spec's GPU reference (cuBLAS SGEMM, or cublasGemmEx on fp16 inputs) timed on the same inputs,
+    // through the same worker and timing: the vendor baseline. Throws Error when the spec names none.
+    Measurement measureGpuReference();
 
     const GpuSpec& gpu() const { return m_devices.front().spec; }
     const std::vector<CudaDevice>& devices() const { return m_devices; }
@@ -81,7 +83,6 @@ private:
         m_static; // its estimate is stored with each config (kStaticEstimateMetric)
     std::unique_ptr<BuildCache> m_hostCache;
     BuildResult m_reference;
-    bool m_gemmShaped = false;
     std::vector<worker::BufferSpec> m_buffers;
     std::optional<double> m_flops;
     std::vector<std::unique_ptr<Worker>> m_workers;

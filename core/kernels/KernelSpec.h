@@ -59,19 +59,27 @@ struct KernelVariant {
 
 // How the correct output is computed: a C++ source exporting the CPU ABI under the symbol
 // "tunescope_reference", built once with the host compiler (flags may add libraries, e.g. -lopenblas).
+// `gpu` optionally names a vendor routine that computes the same output on the GPU (kGpuReferences); the cuda
+// backend then uses it instead of the CPU source, and as the speed baseline of its kernel.
 struct KernelReference {
     std::filesystem::path source; // absolute path
     std::vector<std::string> flags;
+    std::string gpu; // empty, "cublas_sgemm" or "cublas_gemm_f16"
 };
+
+// The vendor routines a spec may name as its GPU reference: row-major C = A * B with sizes M, N, K and
+// arguments A, B, C; cublas_sgemm has fp32 A, B and C, cublas_gemm_f16 fp16 A and B with fp32 accumulation
+// and C (cublasGemmEx).
+inline constexpr const char* kGpuReferences[] = {"cublas_sgemm", "cublas_gemm_f16"};
 
 // A kernel definition read from kernels/<name>/kernel.json (format: docs/kernel-spec.md).
 struct KernelSpec {
     std::string name;
     std::string description;
-    std::filesystem::path specFile;  // absolute path of the JSON file
+    std::filesystem::path specFile; // absolute path of the JSON file
     std::vector<ProblemParameter> problem;
-    std::string flops;               // expression over problem sizes; empty when not meaningful
-    std::string bytes;               // expression over problem sizes: compulsory memory traffic
+    std::string flops; // expression over problem sizes; empty when not meaningful
+    std::string bytes; // expression over problem sizes: compulsory memory traffic
     std::vector<KernelArgument> arguments;
     Tolerance tolerance;
     KernelReference reference;

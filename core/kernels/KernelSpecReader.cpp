@@ -7,6 +7,7 @@
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -69,6 +70,7 @@ public:
         readArguments(root, spec);
         readTolerance(root, spec);
         readReference(root, spec);
+        checkGpuReference(spec);
         readVariants(root, spec);
         return spec;
     }
@@ -341,9 +343,32 @@ private:
             fail("reference", "is missing.");
         }
         expectObject(*it, "reference");
-        checkKeys(*it, "reference", {"source", "flags"});
+        checkKeys(*it, "reference", {"source", "flags", "gpu"});
         spec.reference.source = sourceFile(*it, "reference");
         spec.reference.flags = stringList(*it, "reference", "flags");
+        if (const auto gpu = it->find("gpu"); gpu != it->end()) {
+            if (!gpu->is_string() || std::find(std::begin(kGpuReferences), std::end(kGpuReferences),
+                                               gpu->get<std::string>()) == std::end(kGpuReferences))
+                fail("reference.gpu", jsonText(*gpu) + " is not a GPU reference (known: cublas_sgemm, "
+                                                       "cublas_gemm_f16).");
+            spec.reference.gpu = gpu->get<std::string>();
+        }
+    }
+
+    // A GPU reference computes a GEMM: the spec must have one (M, N, K; A, B and the output C, of its types).
+    void checkGpuReference(const KernelSpec& spec) const {
+        if (spec.reference.gpu.empty())
+            return;
+        const ElementType in =
+            spec.reference.gpu == "cublas_sgemm" ? ElementType::Float32 : ElementType::Float16;
+        const auto& a = spec.arguments;
+        const bool shaped = spec.problem.size() == 3 && a.size() == 3 && a[0].type == in && a[1].type == in &&
+                            a[2].type == ElementType::Float32 && !a[0].output && !a[1].output && a[2].output;
+        if (!shaped)
+            fail("reference.gpu",
+                 fmt::format("\"{}\" computes C = A * B: it needs the problem sizes M, N, K and "
+                             "the arguments A, B ({}) and the output C (float32).",
+                             spec.reference.gpu, in == ElementType::Float32 ? "float32" : "float16"));
     }
 
     void readVariants(const Json& root, KernelSpec& spec) const {

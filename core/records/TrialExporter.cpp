@@ -135,9 +135,40 @@ std::vector<SessionRecord> TrialExporter::chosen(std::optional<std::int64_t> ses
 }
 
 std::string TrialExporter::kernelTunerCache(std::optional<std::int64_t> session) const {
-    const SessionRecord record = single(session, "kt-cache");
+    return kernelTunerCache(std::vector<SessionRecord>{single(session, "kt-cache")});
+}
+
+std::string TrialExporter::mergedKernelTunerCache() const {
+    const std::vector<SessionRecord> sessions = m_store.sessions();
+    if (sessions.empty())
+        throw Error(
+            fmt::format("The records database {} holds no session to export.", m_store.path().string()));
+    const SessionRecord& first = sessions.front();
+    for (const SessionRecord& other : sessions) {
+        const char* differs =
+            other.kernel != first.kernel                                               ? "kernel"
+            : parsedOr(other.problem, Json()) != parsedOr(first.problem, Json())       ? "problem size"
+            : other.device != first.device                                             ? "device"
+            : parsedOr(other.parameters, Json()) != parsedOr(first.parameters, Json()) ? "parameters"
+                                                                                       : nullptr;
+        if (differs)
+            throw Error(
+                fmt::format("Session {} of {} differs from session {} in its {}, so the two cannot make "
+                            "one Kernel Tuner cache: export one with --session.",
+                            other.id, m_store.path().string(), first.id, differs));
+    }
+    return kernelTunerCache(sessions);
+}
+
+std::string TrialExporter::kernelTunerCache(const std::vector<SessionRecord>& sessions) const {
+    const SessionRecord& record = sessions.front();
     const Json names = parsedOr(record.parameters, Json::array());
-    std::vector<StoredTrial> trials = m_store.trials(record.id);
+    std::vector<StoredTrial> trials;
+    for (const SessionRecord& session : sessions) {
+        std::vector<StoredTrial> more = m_store.trials(session.id);
+        trials.insert(trials.end(), std::make_move_iterator(more.begin()),
+                      std::make_move_iterator(more.end()));
+    }
     Json tuneParams = Json::object();
     std::vector<std::vector<Json>> seen(names.size());
     Json cache = Json::object();
@@ -167,7 +198,8 @@ std::string TrialExporter::kernelTunerCache(std::optional<std::int64_t> session)
         row["compile_time"] = finite(trial.compileMs);
         for (const auto& [metric, value] : trial.metrics)
             row[metric] = value;
-        cache[key] = row;
+        if (!cache.contains(key)) // merged sessions: the first measurement of a config is kept
+            cache[key] = row;
     }
     for (std::size_t p = 0; p < names.size(); ++p) {
         std::sort(seen[p].begin(), seen[p].end());
@@ -179,6 +211,7 @@ std::string TrialExporter::kernelTunerCache(std::optional<std::int64_t> session)
                    {"tune_params_keys", names},
                    {"tune_params", tuneParams},
                    {"objective", "time"},
+                   {"device_fingerprint", parsedOr(record.deviceInfo, Json::object())},
                    {"cache", cache}};
     return out.dump(1) + "\n";
 }

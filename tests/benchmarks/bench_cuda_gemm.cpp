@@ -1,18 +1,27 @@
-// GPU check of the CUDA backend (run by scripts/gpu-check on a machine with an NVIDIA GPU): tunes gemm fp32
-// with the default strategy and, in the same run and through the same worker and timing, measures cuBLAS
-// SGEMM on the same inputs. Prints the tuned-vs-cuBLAS throughput ratio (target >= 0.8), the tuned-vs-default
-// speedup, the median coefficient of variation of the measurements and how well the static cost model (no
-// measurement) ranks the configs the session measured (Spearman). Exits 2 without a GPU.
+// GPU check of the CUDA backend (run by scripts/gpu-check on a machine with an NVIDIA GPU): tunes a GEMM
+// kernel (gemm, gemm_async: fp32; gemm_tc: fp16 inputs) with the default strategy, once per seed, and in the
+// same run, through the same worker and timing, measures the kernel's GPU reference (reference.gpu: cuBLAS
+// SGEMM, or cublasGemmEx on fp16 inputs with fp32 accumulation and output) on the same inputs, before and
+// after each seed. Prints per seed and as the median over seeds the tuned-vs-cuBLAS throughput ratio
+// (--target, default 0.9), the tuned-vs-default speedup, the median coefficient of variation of the
+// measurements and how well the static cost model (no measurement) ranks the configs measured (Spearman).
+// Exits 0 when the median ratio meets the target, 3 when it does not, 2 without a GPU, 1 on an error.
 //
-//   bench_cuda_gemm [--size 4096] [--budget 100] [--strategy default] [--seed 1] [--time-limit 420]
-//                   [--trials FILE]   (one CSV row per trial: config, status, time, CV, static estimate)
+//   bench_cuda_gemm [--kernel gemm_async] [--size 4096] [--budget 100] [--seeds 3] [--strategy default]
+//                   [--target 0.9] [--time-limit 420] [--trials FILE]
+//   --trials: one CSV row per trial of every seed (seed, config, status, time, CV, static estimate)
+//   --time-limit: seconds for all seeds together, shared out evenly
+//   --db FILE: the records database the seeds' sessions are recorded in, as `tune` records them (default: a
+//              temporary file); scripts/gpu-check adds its dataset's sample to the same file
 #ifdef TUNESCOPE_WITH_CUDA
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaDevices.h"
 #include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelCatalog.h"
-#include "session/TuningSession.h"
-#include "strategies/StrategyRegistry.h"
+#include "records/RecordStore.h"
+#include "session/KernelSessionTarget.h"
+#include "session/PreparedSession.h"
+#include "session/SessionPlan.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -22,19 +31,25 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
+
+#include <unistd.h>
 
 using namespace ts;
 
 namespace {
 
 struct Options {
+    std::string kernel = "gemm_async";
     std::int64_t size = 4096;
     std::int64_t budget = 100;
+    int seeds = 3;
     std::string strategy = "default";
-    std::uint64_t seed = 1;
+    double target = 0.9;
     double timeLimitS = 420.0;
     std::string trialsFile;
+    std::string db;
 };
 
 Options parse(int argc, char** argv) {
@@ -43,23 +58,32 @@ Options parse(int argc, char** argv) {
         throw Error(fmt::format("The option {} needs a value.", argv[argc - 1]));
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i], value = argv[i + 1];
-        if (flag == "--size")
+        if (flag == "--kernel")
+            o.kernel = value;
+        else if (flag == "--size")
             o.size = std::stoll(value);
         else if (flag == "--budget")
             o.budget = std::stoll(value);
+        else if (flag == "--seeds")
+            o.seeds = std::stoi(value);
         else if (flag == "--strategy")
             o.strategy = value;
-        else if (flag == "--seed")
-            o.seed = std::stoull(value);
+        else if (flag == "--target")
+            o.target = std::stod(value);
         else if (flag == "--time-limit")
             o.timeLimitS = std::stod(value);
         else if (flag == "--trials")
             o.trialsFile = value;
+        else if (flag == "--db")
+            o.db = value;
         else
-            throw Error(fmt::format(
-                "Unknown option {} (known: --size, --budget, --strategy, --seed, --time-limit, --trials).",
-                flag));
+            throw Error(
+                fmt::format("Unknown option {} (known: --kernel, --size, --budget, --seeds, --strategy, "
+                            "--target, --time-limit, --trials, --db).",
+                            flag));
     }
+    if (o.seeds < 1 || o.budget < 1 || o.size < 16)
+        throw Error("--seeds and --budget must be at least 1 and --size at least 16.");
     return o;
 }
 
@@ -67,20 +91,62 @@ double tflops(double flops, double ms) {
     return ms > 0 ? flops / (ms * 1e9) : 0.0;
 }
 
-void writeTrials(const std::string& file, const SearchSpace& space, const std::vector<Trial>& trials) {
+double median(std::vector<double> values) {
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+struct SeedResult {
+    std::uint64_t seed = 0;
+    std::vector<Trial> trials;
+    std::optional<Trial> best;
+    double referenceMs = 0.0;
+};
+
+void writeTrials(const std::string& file, const SearchSpace& space, const std::vector<SeedResult>& seeds) {
     std::ofstream out(file);
     if (!out)
         throw Error(fmt::format("Cannot write the trials file {}.", file));
-    out << "trial,config,status,ms,cv,static_ms\n";
-    for (std::size_t i = 0; i < trials.size(); ++i) {
-        const Measurement& m = trials[i].measurement;
-        const auto cv = m.metrics.find("cv");
-        const auto estimate = m.metrics.find(kStaticEstimateMetric);
-        out << fmt::format("{},\"{}\",{},{},{},{}\n", i + 1, space.key(trials[i].index), toString(m.status),
-                           m.status == MeasureStatus::Ok ? m.objective : 0.0,
-                           cv == m.metrics.end() ? 0.0 : cv->second,
-                           estimate == m.metrics.end() ? 0.0 : estimate->second);
-    }
+    out << "seed,trial,config,status,ms,cv,static_ms\n";
+    for (const SeedResult& seed : seeds)
+        for (std::size_t i = 0; i < seed.trials.size(); ++i) {
+            const Measurement& m = seed.trials[i].measurement;
+            const auto cv = m.metrics.find("cv");
+            const auto estimate = m.metrics.find(kStaticEstimateMetric);
+            out << fmt::format("{},{},\"{}\",{},{},{},{}\n", seed.seed, i + 1,
+                               space.key(seed.trials[i].index), toString(m.status),
+                               m.status == MeasureStatus::Ok ? m.objective : 0.0,
+                               cv == m.metrics.end() ? 0.0 : cv->second,
+                               estimate == m.metrics.end() ? 0.0 : estimate->second);
+        }
+}
+
+Measurement reference(CudaBackend& backend) {
+    const Measurement m = backend.measureGpuReference();
+    if (m.status != MeasureStatus::Ok)
+        throw Error(fmt::format("cuBLAS failed ({}): {}", toString(m.status), m.log));
+    return m;
+}
+
+// A session of the CLI's `tune --kernel K --backend cuda` (constrained space), recorded in the store.
+SessionPlan planOf(const Options& o, std::uint64_t seed) {
+    SessionPlan plan;
+    plan.backend = "cuda";
+    plan.kernel.kernel = o.kernel;
+    plan.kernel.size = fmt::format("{0},{0},{0}", o.size);
+    plan.kernel.timeoutS = 30.0;
+    plan.kernel.repeat = 7;
+    plan.kernel.warmupMs = 50;
+    plan.kernel.minRepeatMs = 20;
+    plan.strategy = o.strategy;
+    plan.seed = seed;
+    plan.budget = o.budget;
+    plan.timeLimitS = o.timeLimitS / o.seeds;
+    plan.mode = SpaceMode::Constrained;
+    return plan;
 }
 
 int run(const Options& o) {
@@ -89,83 +155,112 @@ int run(const Options& o) {
         fmt::print("bench_cuda_gemm: no CUDA device ({}); nothing measured.\n", devices.unavailableReason());
         return 2;
     }
-    const KernelCatalog catalog(std::vector<std::filesystem::path>{TUNESCOPE_KERNELS});
-    const KernelSpec& spec = catalog.find("gemm");
-    const KernelSpace space(spec, "cuda", {o.size, o.size, o.size});
-    CudaBackendSettings settings;
 #ifdef TUNESCOPE_WORKER
-    settings.worker = TUNESCOPE_WORKER;
+    ::setenv("TUNESCOPE_WORKER", TUNESCOPE_WORKER, 0);
 #endif
-    settings.timeoutS = 30.0;
-    settings.timing.repeat = 7;
-    settings.timing.warmupMs = 50;
-    settings.timing.minRepeatMs = 20;
-    CudaBackend backend(spec, space, settings);
-    const double flops = 2.0 * double(o.size) * double(o.size) * double(o.size);
-    fmt::print("device   {}\n", backend.deviceFingerprint());
-    fmt::print("problem  gemm fp32 {}^3, {} valid configs, strategy {}, budget {}\n", o.size,
-               space.space().validCount(), o.strategy, o.budget);
-
-    const auto start = std::chrono::steady_clock::now();
-    const Measurement cublasBefore = backend.measureCublasSgemm();
-    if (cublasBefore.status != MeasureStatus::Ok)
-        throw Error("cuBLAS SGEMM failed: " + cublasBefore.log);
-    const Config defaultConfig = space.variant().defaults;
-    const Measurement defaults = backend.measure(std::vector<Config>{defaultConfig}).front();
-    if (defaults.status != MeasureStatus::Ok)
+    const KernelSpec spec = KernelCatalog().find(o.kernel);
+    if (spec.reference.gpu.empty())
         throw Error(
-            fmt::format("The default gemm config failed ({}): {}", toString(defaults.status), defaults.log));
+            fmt::format("Kernel {} names no GPU reference (reference.gpu) to compare with.", o.kernel));
+    const std::string vendor = spec.reference.gpu == "cublas_sgemm" ? "cuBLAS SGEMM" : "cuBLAS GemmEx fp16";
+    const double flops = 2.0 * double(o.size) * double(o.size) * double(o.size);
+    const std::filesystem::path db = o.db.empty() ? std::filesystem::temp_directory_path() /
+                                                        fmt::format("bench_cuda_gemm_{}.db", ::getpid())
+                                                  : std::filesystem::path(o.db);
+    RecordStore store(db);
+    const auto start = std::chrono::steady_clock::now();
 
-    const StrategyRegistry& registry = StrategyRegistry::builtin();
-    auto strategy = registry.create(o.strategy);
-    strategy->reset({&space.space(), SpaceMode::Constrained, o.seed, registry.options(o.strategy, {})});
-    SessionSettings sessionSettings;
-    sessionSettings.stop.maxEvaluations = o.budget;
-    sessionSettings.stop.maxSeconds = o.timeLimitS;
-    TuningSession session(space.space(), backend, *strategy, sessionSettings);
-    session.run();
-    const Measurement cublasAfter = backend.measureCublasSgemm();
-
-    std::vector<double> cvs;
+    std::vector<SeedResult> seeds;
+    std::vector<double> ratios, cvs;
     std::map<std::string, int> statuses;
-    for (const Trial& t : session.trials()) {
-        ++statuses[toString(t.measurement.status)];
-        if (t.measurement.status == MeasureStatus::Ok && t.measurement.metrics.count("cv"))
-            cvs.push_back(t.measurement.metrics.at("cv"));
+    std::optional<Measurement> defaults;
+    std::string defaultKey;
+    std::unique_ptr<SearchSpace> space;
+    for (int s = 0; s < o.seeds; ++s) {
+        SeedResult result;
+        result.seed = std::uint64_t(s + 1);
+        auto session = PreparedSession::create(planOf(o, result.seed), store);
+        const std::int64_t id = session->open();
+        auto* backend = dynamic_cast<CudaBackend*>(&session->backend());
+        if (!backend)
+            throw Error("The cuda session's backend is not the CUDA backend.");
+        const KernelSessionTarget& target = *session->kernelTarget();
+        if (s == 0) {
+            space = std::make_unique<SearchSpace>(session->space());
+            fmt::print("device   {}\n", backend->deviceFingerprint());
+            fmt::print("problem  {} {}^3, {} valid configs, strategy {}, budget {}, {} seeds; baseline {}; "
+                       "records {}\n",
+                       o.kernel, o.size, space->validCount(), o.strategy, o.budget, o.seeds, vendor,
+                       db.string());
+            const Config config = target.kernelSpace().variant().defaults;
+            defaults = backend->measure(std::vector<Config>{config}).front();
+            if (defaults->status != MeasureStatus::Ok)
+                throw Error(fmt::format("The default {} config failed ({}): {}", o.kernel,
+                                        toString(defaults->status), defaults->log));
+            defaultKey = space->key(*target.kernelSpace().defaultIndex());
+        }
+        const Measurement before = reference(*backend);
+        session->run();
+        const Measurement after = reference(*backend);
+        result.trials = session->session().trials();
+        result.referenceMs = std::min(before.objective, after.objective);
+        for (const Trial& t : result.trials) {
+            ++statuses[toString(t.measurement.status)];
+            if (t.measurement.status == MeasureStatus::Ok && t.measurement.metrics.count("cv"))
+                cvs.push_back(t.measurement.metrics.at("cv"));
+        }
+        if (const Trial* best = session->session().best()) {
+            result.best = *best;
+            const double ratio = result.referenceMs / best->measurement.objective;
+            ratios.push_back(ratio);
+            fmt::print(
+                "seed {}  session {}  {} evaluations  tuned {:.4f} ms ({:.2f} TFLOP/s) [{}]  {} {:.4f} ms "
+                "(before {:.4f}, after {:.4f})  ratio {:.3f}\n",
+                result.seed, id, result.trials.size(), best->measurement.objective,
+                tflops(flops, best->measurement.objective), space->key(best->index), vendor,
+                result.referenceMs, before.objective, after.objective, ratio);
+        } else {
+            fmt::print("seed {}  session {}  {} evaluations, none measured correctly\n", result.seed, id,
+                       result.trials.size());
+        }
+        seeds.push_back(std::move(result));
     }
-    const Trial* best = session.best();
-    if (!best)
-        throw Error("No gemm config measured correctly.");
-    const double cublasMs = std::min(cublasBefore.objective, cublasAfter.objective);
-    const double ratio = cublasMs / best->measurement.objective;
-    std::sort(cvs.begin(), cvs.end());
-    const double medianCv = cvs.empty() ? 0.0 : cvs[cvs.size() / 2];
+    if (ratios.empty())
+        throw Error(fmt::format("No {} config measured correctly in any seed.", o.kernel));
+
     std::string statusText;
     for (const auto& [name, count] : statuses)
         statusText += fmt::format("{}{} {}", statusText.empty() ? "" : ", ", count, name);
-
-    fmt::print("evaluated {} configs ({}), {} pruned before measuring\n", session.trials().size(), statusText,
-               backend.pruned());
-    fmt::print("default  {:.4f} ms  {:.2f} TFLOP/s  [{}]\n", defaults.objective,
-               tflops(flops, defaults.objective), space.space().key(*space.defaultIndex()));
-    fmt::print("tuned    {:.4f} ms  {:.2f} TFLOP/s  [{}]\n", best->measurement.objective,
-               tflops(flops, best->measurement.objective), space.space().key(best->index));
-    fmt::print("cuBLAS   {:.4f} ms  {:.2f} TFLOP/s  (before {:.4f} ms, after {:.4f} ms)\n", cublasMs,
-               tflops(flops, cublasMs), cublasBefore.objective, cublasAfter.objective);
-    fmt::print("ratio tuned / cuBLAS throughput  {:.3f}  (target >= 0.8: {})\n", ratio,
-               ratio >= 0.8 ? "met" : "NOT met");
-    fmt::print("speedup tuned vs default         {:.2f}x\n",
-               defaults.objective / best->measurement.objective);
-    fmt::print("median CV of the measurements    {:.4f}\n", medianCv);
-    const StaticEstimateFit fit = fitStaticEstimates(session.trials());
+    std::vector<Trial> all;
+    const Trial* best = nullptr;
+    for (const SeedResult& seed : seeds) {
+        all.insert(all.end(), seed.trials.begin(), seed.trials.end());
+        if (seed.best && (!best || seed.best->measurement.objective < best->measurement.objective))
+            best = &*seed.best;
+    }
+    const double ratio = median(ratios);
+    fmt::print("evaluated {} configs over {} seeds ({})\n", all.size(), seeds.size(), statusText);
+    fmt::print("default  {:.4f} ms  {:.2f} TFLOP/s  [{}]\n", defaults->objective,
+               tflops(flops, defaults->objective), defaultKey);
+    fmt::print("best     {:.4f} ms  {:.2f} TFLOP/s  [{}]\n", best->measurement.objective,
+               tflops(flops, best->measurement.objective), space->key(best->index));
+    fmt::print("ratio tuned / {} throughput, median of {} seeds  {:.3f}  (target >= {}: {})\n", vendor,
+               ratios.size(), ratio, o.target, ratio >= o.target ? "met" : "NOT met");
+    fmt::print("speedup best vs default          {:.2f}x\n",
+               defaults->objective / best->measurement.objective);
+    fmt::print("median CV of the measurements    {:.4f}\n", median(cvs));
+    const StaticEstimateFit fit = fitStaticEstimates(all);
     fmt::print("static cost model Spearman       {:.3f}  (its estimates vs the measured times of the {} Ok "
                "trials)\n",
                fit.spearman, fit.trials);
     if (!o.trialsFile.empty())
-        writeTrials(o.trialsFile, space.space(), session.trials());
+        writeTrials(o.trialsFile, *space, seeds);
     fmt::print("wall time                        {:.1f} s\n",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    return 0;
+    if (o.db.empty())
+        for (const char* suffix : {"", "-wal", "-shm"})
+            std::filesystem::remove(db.string() + suffix);
+    return ratio >= o.target ? 0 : 3;
 }
 
 } // namespace
