@@ -53,6 +53,9 @@ const CudaDevices& devices() {
 
 using Result = ts::test::CliResult;
 
+// Short timing for the GPU sessions of these tests: 3 samples of at least 2 ms after 5 ms of warm-up.
+const QStringList kQuickTiming{"--repeat", "3", "--min-repeat-ms", "2", "--warmup-ms", "5"};
+
 // Fault injection for the CUDA pipeline: one config per MODE (ok, compile_error, illegal_address, hang,
 // wrong).
 const QString kFaultyCuda = TUNESCOPE_TEST_DATA "/kernels/faulty_cuda/kernel.json";
@@ -303,26 +306,10 @@ private slots:
     void faultyCudaSessionRecordsEachStatus() {
         REQUIRE_GPU();
         QTemporaryDir dir;
-        const Result r = cli({"tune",
-                              "--kernel-spec",
-                              kFaultyCuda,
-                              "--backend",
-                              "cuda",
-                              "--strategy",
-                              "brute_force",
-                              "--budget",
-                              "5",
-                              "--timeout",
-                              "5",
-                              "--repeat",
-                              "3",
-                              "--min-repeat-ms",
-                              "2",
-                              "--warmup-ms",
-                              "5",
-                              "--db",
-                              dir.filePath("r.db"),
-                              "--json"});
+        const Result r = cli(QStringList{"tune", "--kernel-spec", kFaultyCuda, "--backend", "cuda",
+                                         "--strategy", "brute_force", "--budget", "5", "--timeout", "5",
+                                         "--db", dir.filePath("r.db"), "--json"} +
+                             kQuickTiming);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(out["evaluations"].toInt(), 5);
@@ -336,9 +323,10 @@ private slots:
     void tuneMeasuresOnTheGpu() {
         REQUIRE_GPU();
         QTemporaryDir dir;
-        const Result r = cli({"tune", "--kernel", "gemm", "--backend", "cuda", "--size", "256,256,256",
-                              "--budget", "8", "--repeat", "3", "--min-repeat-ms", "2", "--warmup-ms", "5",
-                              "--db", dir.filePath("r.db"), "--json"});
+        const Result r =
+            cli(QStringList{"tune", "--kernel", "gemm", "--backend", "cuda", "--size", "256,256,256",
+                            "--budget", "8", "--db", dir.filePath("r.db"), "--json"} +
+                kQuickTiming);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(out["evaluations"].toInt(), 8);
@@ -379,28 +367,10 @@ private slots:
         const QString db = dir.filePath("r.db");
         QProcess first;
         first.setReadChannel(QProcess::StandardError);
-        first.start(TUNESCOPE_CLI, {"tune",
-                                    "--kernel",
-                                    "gemm",
-                                    "--backend",
-                                    "cuda",
-                                    "--size",
-                                    "256,256,256",
-                                    "--strategy",
-                                    "random_sample",
-                                    "--budget",
-                                    "12",
-                                    "--batch-size",
-                                    "2",
-                                    "--repeat",
-                                    "3",
-                                    "--min-repeat-ms",
-                                    "2",
-                                    "--warmup-ms",
-                                    "5",
-                                    "--db",
-                                    db,
-                                    "--log-trials"});
+        first.start(TUNESCOPE_CLI, QStringList{"tune", "--kernel", "gemm", "--backend", "cuda", "--size",
+                                               "256,256,256", "--strategy", "random_sample", "--budget", "12",
+                                               "--batch-size", "2", "--db", db, "--log-trials"} +
+                                       kQuickTiming);
         QVERIFY(first.waitForStarted());
         QByteArray seen;
         while (!seen.contains(" committed: ") && first.state() == QProcess::Running) {

@@ -419,6 +419,51 @@ private slots:
         QVERIFY2(found >= 4, qPrintable(QString("optimum found in %1 of 5 seeds").arg(found)));
     }
 
+    // xgb asked again before it has heard of its last batch (another rank of an MPI job asks while that batch
+    // is measured) takes the next picks of the ranking it has, kept off the configs in flight, instead of
+    // scoring the pool again; once it hears something new it scores afresh. One process always hears of its
+    // batch first, so it never takes that path.
+    void xgbAskedAgainWithoutNewsReusesItsRanking() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        auto log = std::make_shared<NearestNeighbourModel::Log>();
+        StrategyContext context{&dataset.space, SpaceMode::Constrained, 4,
+                                registry().options("xgb", {{"epsilon", "0"}})};
+        context.costModel = [log](const CostModelRequest& request) {
+            return std::make_unique<NearestNeighbourModel>(*request.space, log);
+        };
+        auto search = registry().create("xgb");
+        search->reset(context);
+        drive(*search, dataset, 8, 64); // past the start-up, batches of 4
+        const std::size_t before = log->predictions;
+        const std::vector<SearchSpace::Index> first = search->propose(4);
+        const std::size_t scored = log->predictions;
+        QVERIFY(scored > before);
+        std::vector<SearchSpace::Index> inFlight = first;
+        for (int ask = 0; ask < 3; ++ask) { // three more ranks ask, nothing heard in between
+            const std::vector<SearchSpace::Index> next = search->propose(4);
+            QCOMPARE(next.size(), std::size_t{4});
+            QCOMPARE(log->predictions, scored); // the pool was not scored again
+            for (SearchSpace::Index index : next) {
+                QVERIFY(std::find(inFlight.begin(), inFlight.end(), index) == inFlight.end());
+                for (SearchSpace::Index other :
+                     inFlight) { // kept off the neighbours of the configs in flight
+                    const auto a = dataset.space.digits(index), b = dataset.space.digits(other);
+                    std::size_t differ = 0;
+                    for (std::size_t p = 0; p < a.size(); ++p)
+                        differ += a[p] != b[p];
+                    QVERIFY2(differ >= 2, "a pick next to a config in flight");
+                }
+            }
+            inFlight.insert(inFlight.end(), next.begin(), next.end());
+        }
+        std::vector<Trial> heard;
+        for (SearchSpace::Index index : first)
+            heard.push_back(fakeTrial(dataset, index, 64 + std::int64_t(heard.size())));
+        search->observe(heard);
+        search->propose(4);
+        QVERIFY(log->predictions > scored); // news: the pool is scored afresh
+    }
+
     // xgb and evolutionary keep the configs of a batch `diversity` parameters apart when the candidates
     // allow it (on the GEMM product they always do), so a batch does not spend its slots on one spot.
     void modelBatchesKeepTheirDistance_data() {

@@ -74,6 +74,8 @@ void ModelGuidedSearch::onModelReset() {
     m_carried.clear();
     m_residualShift = 0.0;
     m_priorWeight = 1.0;
+    m_lastList = {};
+    m_lastListTraining.reset();
 }
 
 void ModelGuidedSearch::retrain() {
@@ -260,10 +262,25 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
 }
 
 std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t count) {
+    if (m_lastListTraining == trainings()) {
+        // Nothing new was observed since the last batch (it went to another slot): the same ranking's next
+        // unproposed entries; the picks keep off the configs in flight as before.
+        Shortlist rest;
+        for (std::size_t i = 0; i < m_lastList.indices.size(); ++i)
+            if (!isProposed(m_lastList.indices[i])) {
+                rest.indices.push_back(m_lastList.indices[i]);
+                rest.meanLog.push_back(m_lastList.meanLog[i]);
+                rest.score.push_back(m_lastList.score[i]);
+            }
+        if (rest.indices.size() >= count)
+            return pick(rest, count);
+    }
     Candidates pool = candidates();
     Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * count));
     std::vector<SearchSpace::Index> proposed = pick(list, count);
     m_carried.assign(list.indices.begin(), list.indices.begin() + std::min(list.indices.size(), kCarried));
+    m_lastList = std::move(list);
+    m_lastListTraining = trainings();
     return proposed;
 }
 

@@ -5,6 +5,7 @@
 #include "strategies/ModelStrategyBase.h"
 
 #include <memory>
+#include <optional>
 
 namespace ts {
 
@@ -57,6 +58,10 @@ private:
     std::shared_ptr<const XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
     std::vector<SearchSpace::Index> m_domain;
     std::vector<SearchSpace::Index> m_carried;
+    // The last shortlist and the training it was scored with: asked again before anything new is observed
+    // (another rank of an MPI job), the next picks come from it instead of scoring the pool again.
+    Shortlist m_lastList;
+    std::optional<std::uint64_t> m_lastListTraining;
     double m_residualShift = 0.0; // mean of log time minus the weighted prior over the Ok trials
     double m_priorWeight = 1.0;   // how much of the prior's prediction the regressors add to
 };

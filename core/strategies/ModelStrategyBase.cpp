@@ -109,6 +109,7 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
     if (m_stale) {
         retrain();
         m_stale = false;
+        ++m_trainings;
     }
     std::size_t count = batchSize(maxCount);
     std::vector<SearchSpace::Index> batch = proposeBatch(count);

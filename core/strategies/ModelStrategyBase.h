@@ -50,6 +50,9 @@ protected:
     std::vector<SearchSpace::Index> startupDraws(std::size_t maxCount);
     // observations / batch_growth, between 1 and batch_max and at most maxCount.
     std::size_t batchSize(std::size_t maxCount) const;
+    // How many times the models were retrained: a proposal asked for again at the same count comes from
+    // models that have heard nothing new.
+    std::uint64_t trainings() const { return m_trainings; }
 
     // Model settings from the options, with a fresh seed from the strategy's rng.
     XgbSettings modelSettings();
@@ -89,6 +92,7 @@ private:
     std::size_t m_okCount = 0;
     int m_threads = 1;
     bool m_stale = true;
+    std::uint64_t m_trainings = 0;
     std::map<SearchSpace::Index, double> m_predictions;
 };
 
