@@ -17,6 +17,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
+                               [--option KEY=VALUE ...] [--eight-only]
 """
 import argparse
 import glob
@@ -144,9 +145,12 @@ def quality(args):
             rows = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
             for seed in range(args.seeds):
                 plan = ["--dataset", dataset, "--seed", str(seed), "--budget", str(BUDGETS[-1])]
-                one = tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db"))
+                for option in args.option or []:
+                    plan += ["--option", option]
+                one = ({"best": {"objective_ms": 1, "fraction_of_optimum": 1}, "convergence": []}
+                       if args.eight_only else tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db")))
                 plan += ["--batch-size", str(args.batch_size)]  # the 8 ranks' (the 1-rank side keeps 8)
-                if d == 0 and seed == 0 and args.batch_size == 8:  # one measuring rank: the single-process loop
+                if d == 0 and seed == 0 and args.batch_size == 8 and not args.eight_only:  # the single-process loop
                     check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
                     if check["convergence"] != one["convergence"]:
                         sys.exit("bench_mpi: one measuring rank did not reproduce the single-process run")
@@ -178,6 +182,8 @@ def main():
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size")
+    parser.add_argument("--option", action="append", help="quality: a strategy option KEY=VALUE for both sides")
+    parser.add_argument("--eight-only", action="store_true", help="quality: only the 8 ranks (the 1-rank rows read 0)")
     parser.add_argument("--runs", default="random_sample:8,default:8,default:16",
                         help="scaling: strategy:batch size pairs, comma-separated")
     args = parser.parse_args()

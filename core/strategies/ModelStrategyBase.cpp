@@ -10,9 +10,6 @@ namespace ts {
 namespace {
 
 constexpr std::size_t kStartupChoices = 16; // random candidates per validity-guided start-up draw
-// How far (parameters that differ) a pick keeps from the configs in flight in the first pass of pickDiverse:
-// not one of their neighbours.
-constexpr std::size_t kApartFromInFlight = 2;
 
 std::size_t hamming(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
     std::size_t distance = 0;
@@ -45,6 +42,9 @@ std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
             "restrictions", "true",
             "Learn divisibility restrictions (a % (b * c) == 0 ...) from the failed configs and "
             "avoid breaking them"),
+        OptionSpec::integer("in_flight_apart", "2", 0, 64,
+                            "First choice of a batch: picks that differ from every config in flight (an MPI "
+                            "job's other batches) in at least this many parameters (0: none kept apart)"),
     };
 }
 
@@ -144,8 +144,10 @@ ModelStrategyBase::pickDiverse(std::span<const SearchSpace::Index> ranked,
     // Configs measured elsewhere while this batch is chosen (an MPI job's batches in flight): the model
     // that ranked them has not heard of them, so the first pass keeps its picks off their neighbours too.
     std::vector<std::vector<std::uint32_t>> inFlight;
-    for (SearchSpace::Index index : pendingIndices())
-        inFlight.push_back(space().digits(index));
+    const auto apartFromInFlight = static_cast<std::size_t>(options().integer("in_flight_apart"));
+    if (apartFromInFlight > 0)
+        for (SearchSpace::Index index : pendingIndices())
+            inFlight.push_back(space().digits(index));
     bool firstPass = true;
     std::vector<bool> taken(ranked.size(), false);
     for (std::size_t apart : {distance, std::size_t{1}}) {
@@ -157,7 +159,7 @@ ModelStrategyBase::pickDiverse(std::span<const SearchSpace::Index> ranked,
                             [&](const auto& other) { return hamming(digits, other) < apart; }))
                 continue;
             if (firstPass && std::any_of(inFlight.begin(), inFlight.end(), [&](const auto& other) {
-                    return hamming(digits, other) < kApartFromInFlight;
+                    return hamming(digits, other) < apartFromInFlight;
                 }))
                 continue;
             taken[slot] = true;
