@@ -15,6 +15,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3]
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
+                               [--option KEY=VALUE ...]
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
                                [--option KEY=VALUE ...] [--eight-only]
@@ -68,9 +69,10 @@ def scaling(args):
             for repeat in range(args.repeats):
                 with tempfile.TemporaryDirectory() as tmp:
                     db = os.path.join(tmp, "records.db")
+                    options = [] if strategy == "random_sample" else sum((["--option", o] for o in args.option or []), [])
                     tune(args.cli, ranks, ["--dataset", dataset, "--strategy", strategy, "--seed", str(repeat),
                                            "--budget", str(budget), "--batch-size", str(batch),
-                                           "--replay-delay-ms", str(args.delay_ms)], db)
+                                           "--replay-delay-ms", str(args.delay_ms)] + options, db)
                     elapsed, count = session_seconds(db)
                     rates.append(count / elapsed)
                     seconds.append(elapsed)
@@ -182,7 +184,8 @@ def main():
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size")
-    parser.add_argument("--option", action="append", help="quality: a strategy option KEY=VALUE for both sides")
+    parser.add_argument("--option", action="append",
+                        help="a strategy option KEY=VALUE (quality: both sides; scaling: the runs other than random_sample)")
     parser.add_argument("--eight-only", action="store_true", help="quality: only the 8 ranks (the 1-rank rows read 0)")
     parser.add_argument("--runs", default="random_sample:8,default:8,default:16",
                         help="scaling: strategy:batch size pairs, comma-separated")

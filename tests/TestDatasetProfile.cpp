@@ -166,39 +166,55 @@ private slots:
         compareRow(analyzeOneConfig(kSpecDir, dataset, key, "RTX_3090"), row);
     }
 
-    // Each shipped dedispersion profile belongs to its dataset (hash), covers the whole product with the
-    // grid of every config that compiled, and agrees with a fresh compile of three of its configs.
+    // Each shipped profile belongs to its dataset (hash), covers what it says it covers (dedispersion: the
+    // whole product; GEMM and convolution: every config of the file) with the grid of every config that
+    // compiled, and agrees with a fresh compile of three of its configs.
     void shippedProfilesAreTheDatasets_data() {
-        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("dataset");
+        QTest::addColumn<QString>("specDir");
+        QTest::addColumn<QString>("kernelSpec");
         QTest::addColumn<QString>("architecture");
         QTest::addColumn<QString>("id");
-        QTest::newRow("A100") << "A100"
-                              << "sm_80"
-                              << "A100_40GB";
-        QTest::newRow("A4000") << "A4000"
-                               << "sm_86"
-                               << "RTX_A4000";
-        QTest::newRow("A6000") << "A6000"
-                               << "sm_86"
-                               << "RTX_A6000";
+        QTest::addColumn<bool>("product");
+        const QString dedispersion = kDemoSpecDir;
+        for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
+                                                    {"A4000", "sm_86", "RTX_A4000"},
+                                                    {"A6000", "sm_86", "RTX_A6000"}})
+            QTest::newRow(qPrintable(QString("dedispersion_milo ") + gpu))
+                << QString("dedispersion_milo_") + gpu << dedispersion << "dedispersion_milo" << architecture
+                << id << true;
+        QTest::newRow("gemm_clblast RTX_3090") << "gemm_clblast_RTX_3090" << kSpecDir << "gemm_clblast"
+                                               << "sm_86"
+                                               << "RTX_3090" << false;
+        const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
+        QTest::newRow("convolution_milo A100") << "convolution_milo_A100" << convolution << "convolution_milo"
+                                               << "sm_80"
+                                               << "A100_40GB" << false;
     }
     void shippedProfilesAreTheDatasets() {
-        QFETCH(QString, gpu);
+        QFETCH(QString, dataset);
+        QFETCH(QString, specDir);
+        QFETCH(QString, kernelSpec);
         QFETCH(QString, architecture);
         QFETCH(QString, id);
-        const QString path = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_" + gpu + ".json.gz";
-        const Dataset dataset = readDataset(path.toStdString());
-        std::shared_ptr<const DatasetProfile> p = DatasetProfile::companionOf(dataset);
+        QFETCH(bool, product);
+        const QString path = TUNESCOPE_RESOURCES "/datasets/" + dataset + ".json.gz";
+        if (!QFile::exists(path))
+            QFAIL(qPrintable(path + " is not bundled"));
+        const Dataset data = readDataset(path.toStdString());
+        std::shared_ptr<const DatasetProfile> p = DatasetProfile::companionOf(data);
         QVERIFY(p);
-        QCOMPARE(p->configs.size(), std::size_t(dataset.space.productSize()));
+        QCOMPARE(p->configs.size(), product ? std::size_t(data.space.productSize()) : data.entries.size());
+        for (const auto& [index, measurement] : data.entries)
+            QVERIFY(p->configs.count(data.space.key(index)));
         QCOMPARE(p->architecture, architecture.toStdString());
         QCOMPARE(p->gpu, id.toStdString());
-        QCOMPARE(p->kernelSpec, std::string("dedispersion_milo"));
+        QCOMPARE(p->kernelSpec, kernelSpec.toStdString());
         for (const auto& [key, c] : p->configs)
             QVERIFY2(!c.compiled || c.blocks > 0, key.c_str());
         auto it = p->configs.begin();
         for (int i = 0; i < 3; ++i, std::advance(it, static_cast<long>(p->configs.size() / 3)))
-            compareRow(analyzeOneConfig(kDemoSpecDir, dataset, it->first, id), it->second);
+            compareRow(analyzeOneConfig(specDir, data, it->first, id), it->second);
     }
 
     void replayTrialsCarryTheProfile() {

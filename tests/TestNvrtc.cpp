@@ -192,12 +192,12 @@ private slots:
         const std::filesystem::path source = std::filesystem::path(dir.path().toStdString()) / "broken.cu";
         std::ofstream(source) << "extern \"C\" __global__ void k(float* a) { a[0] = undeclared_name; }\n";
         NvrtcCompiler compiler(std::filesystem::path(dir.path().toStdString()) / "cache");
-        const CudaBuildResult r = compiler.compile({source, "k", "sm_90", {}});
+        const CudaBuildResult r = compiler.compile({source, "k", "sm_90", {}, {}});
         QVERIFY(!r.ok);
         QVERIFY(r.cubin.empty());
         QVERIFY2(r.log.find("undeclared_name") != std::string::npos, r.log.c_str());
         // The failure is cached too: asking again compiles nothing.
-        const CudaBuildResult again = compiler.compile({source, "k", "sm_90", {}});
+        const CudaBuildResult again = compiler.compile({source, "k", "sm_90", {}, {}});
         QVERIFY(again.cacheHit && !again.ok);
         QCOMPARE(again.log, r.log);
     }
@@ -210,7 +210,7 @@ private slots:
                                  "a[threadIdx.x] = VALUE * SCALE; }\n";
         std::ofstream(folder / "k.cuh") << "#define SCALE 2.0f\n";
         NvrtcCompiler compiler(folder / "cache");
-        const CudaBuildRequest request{source, "k", "sm_80", {"-DVALUE=3"}};
+        const CudaBuildRequest request{source, "k", "sm_80", {"-DVALUE=3"}, {}};
         const CudaBuildResult first = compiler.compile(request);
         QVERIFY2(first.ok, first.log.c_str());
         QVERIFY(!first.cacheHit);
@@ -219,10 +219,58 @@ private slots:
         QVERIFY(second.cacheHit);
         QCOMPARE(second.cubin, first.cubin);
         QCOMPARE(second.resources->registersPerThread, first.resources->registersPerThread);
-        QVERIFY(compiler.compile({source, "k", "sm_80", {"-DVALUE=4"}}).cacheHit == false);
-        QVERIFY(compiler.compile({source, "k", "sm_90", {"-DVALUE=3"}}).cacheHit == false);
+        QVERIFY(compiler.compile({source, "k", "sm_80", {"-DVALUE=4"}, {}}).cacheHit == false);
+        QVERIFY(compiler.compile({source, "k", "sm_90", {"-DVALUE=3"}, {}}).cacheHit == false);
         std::ofstream(folder / "k.cuh") << "#define SCALE 5.0f\n"; // a header next to the source changes
         QVERIFY(compiler.compile(request).cacheHit == false);
+    }
+
+    // A parameter macro that no source names (the header beside it counts) cannot change the
+    // cubin: configs that differ only in it are built once, by compile() across processes and by
+    // compileAll() within one call. A variant's own -D options are always passed.
+    void macrosNoSourceNamesShareOneBuild() {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const std::filesystem::path source = folder / "k.cu";
+        std::ofstream(source)
+            << "#include \"k.cuh\"\n// read_only is read by the header\n"
+               "extern \"C\" __global__ void k(float* a) { a[threadIdx.x] = VALUE + LOADS; }\n";
+        std::ofstream(folder / "k.cuh")
+            << "#if read_only\n#define LOADS 1.0f\n#else\n#define LOADS 2.0f\n#endif\n";
+        NvrtcCompiler compiler(folder / "cache");
+        auto request = [&](std::vector<std::string> macros, std::vector<std::string> flags = {}) {
+            return CudaBuildRequest{source, "k", "sm_80", std::move(flags), std::move(macros)};
+        };
+        const CudaBuildRequest base = request({"-DVALUE=3", "-Dread_only=1", "-Duse_shmem=0"});
+        const CudaBuildResult first = compiler.compile(base);
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(!first.cacheHit);
+        // use_shmem is named nowhere, and use_shmemX is not use_shmem
+        QCOMPARE(compiler.hash(request({"-DVALUE=3", "-Dread_only=1", "-Duse_shmem=1"})), first.hash);
+        QCOMPARE(compiler.hash(request({"-DVALUE=3", "-Dread_only=1"})), first.hash);
+        QVERIFY(compiler.compile(request({"-DVALUE=3", "-Dread_only=1", "-Duse_shmem=1"})).cacheHit);
+        // read_only (header), VALUE (source) and a variant option always count
+        QVERIFY(compiler.hash(request({"-DVALUE=3", "-Dread_only=0", "-Duse_shmem=0"})) != first.hash);
+        QVERIFY(compiler.hash(request({"-DVALUE=4", "-Dread_only=1", "-Duse_shmem=0"})) != first.hash);
+        QVERIFY(compiler.hash(request({"-DVALUE=3", "-Dread_only=1"}, {"-Duse_shmem=1"})) != first.hash);
+
+        // Within one compileAll: four requests, two builds (plus one already cached).
+        NvrtcCompiler fresh(folder / "cache2");
+        const std::vector<CudaBuildRequest> requests{
+            request({"-DVALUE=3", "-Dread_only=1", "-Duse_shmem=0"}),
+            request({"-DVALUE=3", "-Dread_only=1", "-Duse_shmem=1"}),
+            request({"-DVALUE=5", "-Dread_only=1", "-Duse_shmem=0"}),
+            request({"-DVALUE=5", "-Dread_only=1", "-Duse_shmem=1"})};
+        const std::vector<CudaBuildResult> results = fresh.compileAll(requests, 2);
+        QCOMPARE(fresh.misses(), std::int64_t{2});
+        QCOMPARE(fresh.hits(), std::int64_t{2});
+        QCOMPARE(results[1].hash, results[0].hash);
+        QCOMPARE(results[1].cubin, results[0].cubin);
+        QVERIFY(results[1].cacheHit && !results[0].cacheHit);
+        QVERIFY(results[2].hash != results[0].hash);
+        QCOMPARE(results[3].hash, results[2].hash);
+        QVERIFY(results[3].resources.has_value());
+        QCOMPARE(results[3].resources->registersPerThread, results[2].resources->registersPerThread);
     }
 
     // With a driver loaded, NVRTC 12.9+ would serve a repeated program from the driver's compute cache with
@@ -234,7 +282,7 @@ private slots:
         std::ofstream(source) << "extern \"C\" __global__ void k(float* a) { a[threadIdx.x] *= 2.0f; }\n";
         for (int i = 0; i < 3; ++i) {
             NvrtcCompiler compiler(std::filesystem::path{});
-            const CudaBuildResult r = compiler.compile({source, "k", "sm_90", {}});
+            const CudaBuildResult r = compiler.compile({source, "k", "sm_90", {}, {}});
             QVERIFY2(r.ok, r.log.c_str());
             QVERIFY2(r.resources.has_value(), r.log.c_str());
         }
@@ -245,9 +293,10 @@ private slots:
         const std::filesystem::path source = std::filesystem::path(dir.path().toStdString()) / "k.cu";
         std::ofstream(source) << "extern \"C\" __global__ void k() {}\n";
         NvrtcCompiler compiler(std::filesystem::path{});
-        QVERIFY_THROWS_EXCEPTION(Error, compiler.compile({source, "k", "ampere", {}}));
-        QVERIFY_THROWS_EXCEPTION(Error, compiler.compile({source, "k", "sm_90", {"--no-such-option"}}));
-        QVERIFY_THROWS_EXCEPTION(Error, compiler.compile({source.string() + ".missing", "k", "sm_90", {}}));
+        QVERIFY_THROWS_EXCEPTION(Error, compiler.compile({source, "k", "ampere", {}, {}}));
+        QVERIFY_THROWS_EXCEPTION(Error, compiler.compile({source, "k", "sm_90", {"--no-such-option"}, {}}));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 compiler.compile({source.string() + ".missing", "k", "sm_90", {}, {}}));
     }
 };
 

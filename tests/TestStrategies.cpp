@@ -464,6 +464,48 @@ private slots:
         QVERIFY(log->predictions > scored); // news: the pool is scored afresh
     }
 
+    // With configs in flight (other ranks' batches), `in_flight_max` cuts a batch so that no more than that
+    // many are in flight (but never below one config), and the models are refitted once they have heard a
+    // batch's worth of new results, not at every result. Without configs in flight neither applies.
+    void xgbInFlightCapAndRefitCadence() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        auto log = std::make_shared<NearestNeighbourModel::Log>();
+        StrategyContext context{&dataset.space, SpaceMode::Constrained, 5,
+                                registry().options("xgb", {{"epsilon", "0"}, {"in_flight_max", "6"}})};
+        context.costModel = [log](const CostModelRequest& request) {
+            return std::make_unique<NearestNeighbourModel>(*request.space, log);
+        };
+        auto search = registry().create("xgb");
+        search->reset(context);
+        drive(*search, dataset, 8, 128); // past the start-up: batches of 8 (128 / batch_growth 16)
+        auto heard = [&](std::span<const SearchSpace::Index> indices) {
+            std::vector<Trial> trials;
+            for (SearchSpace::Index index : indices)
+                trials.push_back(fakeTrial(dataset, index, 1000 + std::int64_t(index % 1000)));
+            search->observe(trials);
+        };
+        const std::vector<SearchSpace::Index> first = search->propose(8);
+        QCOMPARE(first.size(), std::size_t{8}); // nothing in flight: a whole batch
+        const std::size_t updates = log->updates;
+        const std::vector<SearchSpace::Index> second = search->propose(8);
+        QCOMPARE(second.size(), std::size_t{1}); // 8 in flight, over the cap of 6: one config
+        heard(std::span(first).first(3));        // 3 heard, 6 in flight
+        const std::vector<SearchSpace::Index> third = search->propose(8);
+        QCOMPARE(third.size(), std::size_t{1});
+        QCOMPARE(log->updates, updates); // 3 new results of a batch of 8: no refit yet
+        heard(std::span(first).subspan(3));
+        heard(second);
+        heard(third); // 10 new results, nothing in flight
+        const std::vector<SearchSpace::Index> fourth = search->propose(8);
+        QCOMPARE(fourth.size(), std::size_t{8});
+        QVERIFY(log->updates > updates); // refitted
+        const std::size_t refitted = log->updates;
+        heard(std::span(fourth).first(5)); // 3 in flight, 5 new results
+        const std::vector<SearchSpace::Index> fifth = search->propose(8);
+        QCOMPARE(fifth.size(), std::size_t{3}); // up to the cap: 6 - 3
+        QCOMPARE(log->updates, refitted);
+    }
+
     // xgb and evolutionary keep the configs of a batch `diversity` parameters apart when the candidates
     // allow it (on the GEMM product they always do), so a batch does not spend its slots on one spot.
     void modelBatchesKeepTheirDistance_data() {

@@ -229,8 +229,7 @@ std::vector<Measurement> CudaBackend::measure(std::span<const Config> batch) {
         r.entry = m_kernelSpace.variant().entry;
         r.architecture = m_analyzer->architecture();
         r.flags = m_kernelSpace.variant().flags;
-        for (std::string& f : m_kernelSpace.buildFlags(profiles[j].index))
-            r.flags.push_back(std::move(f));
+        r.macros = m_kernelSpace.buildFlags(profiles[j].index);
         Measurement m = run(w, profiles[j], m_compiler->hash(r));
         m.compileMs = results[positions[j]].compileMs;
         for (const auto& [name, value] : results[positions[j]].metrics)

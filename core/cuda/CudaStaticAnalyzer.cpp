@@ -72,8 +72,7 @@ std::vector<StaticProfile> CudaStaticAnalyzer::analyze(std::span<const SearchSpa
         r.entry = variant.entry;
         r.architecture = m_architecture;
         r.flags = variant.flags;
-        const std::vector<std::string> macros = m_space.buildFlags(index);
-        r.flags.insert(r.flags.end(), macros.begin(), macros.end());
+        r.macros = m_space.buildFlags(index);
         requests.push_back(std::move(r));
     }
     const std::vector<CudaBuildResult> builds = m_compiler.compileAll(requests, threads);

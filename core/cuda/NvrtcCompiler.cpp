@@ -2,6 +2,7 @@
 
 #include "build/BuildCache.h"
 #include "build/ContentHash.h"
+#include "cuda/NamedMacros.h"
 #include "cuda/NvrtcProgram.h"
 #include "cuda/PtxasInfo.h"
 #include "util/BoundedJson.h"
@@ -20,6 +21,7 @@
 #include <sstream>
 #include <thread>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace ts {
 
@@ -133,26 +135,40 @@ std::vector<std::string> NvrtcCompiler::baseOptions(const CudaBuildRequest& requ
     return options;
 }
 
-std::string NvrtcCompiler::hash(const CudaBuildRequest& request) const {
-    ContentHash h;
-    h.add(kCacheFormat).add(nvrtcVersion()).add(request.entry);
-    h.add(readText(request.source));
+NvrtcCompiler::Job NvrtcCompiler::prepare(const CudaBuildRequest& request) const {
+    Job job;
+    job.source = readText(request.source);
     std::vector<std::filesystem::path> headers;
     std::error_code ec;
     for (const auto& item : std::filesystem::directory_iterator(request.source.parent_path(), ec))
         if (item.is_regular_file() && isHeader(item.path()))
             headers.push_back(item.path());
     std::sort(headers.begin(), headers.end());
+    std::vector<std::string> texts{job.source};
     for (const auto& header : headers)
-        h.add(header.filename().string()).addFile(header);
-    const std::vector<std::string> options = baseOptions(request);
-    h.add(static_cast<std::int64_t>(options.size() + request.flags.size()));
-    for (const std::string& option : options)
-        if (option.rfind("-I", 0) != 0) // the folder's contents are hashed, not its location
-            h.add(option);
-    for (const std::string& flag : request.flags)
-        h.add(flag);
-    return h.hex();
+        texts.push_back(readText(header));
+    job.options = baseOptions(request);
+    const std::size_t base = job.options.size();
+    job.options.insert(job.options.end(), request.flags.begin(), request.flags.end());
+    for (std::string& macro : macrosNamedIn(request.macros, texts))
+        job.options.push_back(std::move(macro));
+
+    ContentHash h;
+    h.add(kCacheFormat).add(nvrtcVersion()).add(request.entry);
+    h.add(job.source);
+    for (std::size_t i = 0; i < headers.size(); ++i)
+        h.add(headers[i].filename().string()).add(texts[i + 1]);
+    h.add(static_cast<std::int64_t>(job.options.size()));
+    for (std::size_t i = 0; i < job.options.size(); ++i)
+        if (i >= base ||
+            job.options[i].rfind("-I", 0) != 0) // the folder's contents are hashed, not its location
+            h.add(job.options[i]);
+    job.key = h.hex();
+    return job;
+}
+
+std::string NvrtcCompiler::hash(const CudaBuildRequest& request) const {
+    return prepare(request).key;
 }
 
 std::optional<CudaBuildResult> NvrtcCompiler::lookup(const std::string& hash) const {
@@ -193,19 +209,20 @@ void NvrtcCompiler::store(const CudaBuildResult& result) const {
 }
 
 CudaBuildResult NvrtcCompiler::compile(const CudaBuildRequest& request) {
-    const std::string key = hash(request);
-    std::optional<CudaBuildResult> result = lookup(key);
+    return build(request, prepare(request));
+}
+
+CudaBuildResult NvrtcCompiler::build(const CudaBuildRequest& request, const Job& job) {
+    std::optional<CudaBuildResult> result = lookup(job.key);
     if (result) {
         ++m_hits;
     } else {
         ++m_misses;
-        std::vector<std::string> options = baseOptions(request);
-        options.insert(options.end(), request.flags.begin(), request.flags.end());
         const auto start = std::chrono::steady_clock::now();
-        NvrtcProgram program(readText(request.source), request.source.filename().string());
+        NvrtcProgram program(job.source, request.source.filename().string());
         result.emplace();
-        result->hash = key;
-        result->ok = program.compile(options);
+        result->hash = job.key;
+        result->ok = program.compile(job.options);
         result->log = program.log();
         if (result->ok)
             result->cubin = program.cubin();
@@ -224,19 +241,18 @@ CudaBuildResult NvrtcCompiler::compile(const CudaBuildRequest& request) {
     return std::move(*result);
 }
 
-std::vector<CudaBuildResult> NvrtcCompiler::compileAll(std::span<const CudaBuildRequest> requests,
-                                                       std::size_t threads) {
-    std::vector<CudaBuildResult> results(requests.size());
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min(threads, requests.size());
+namespace {
+
+// Calls task(i) for i in [0, count) on `threads` threads; the first exception is rethrown after all have
+// ended.
+template <typename Task> void parallelFor(std::size_t count, std::size_t threads, Task task) {
     std::atomic<std::size_t> next{0};
     std::mutex failureMutex;
     std::exception_ptr failure;
     auto work = [&] {
-        for (std::size_t i = next++; i < requests.size(); i = next++) {
+        for (std::size_t i = next++; i < count; i = next++) {
             try {
-                results[i] = compile(requests[i]);
+                task(i);
             } catch (...) {
                 std::lock_guard lock(failureMutex);
                 if (!failure)
@@ -246,12 +262,41 @@ std::vector<CudaBuildResult> NvrtcCompiler::compileAll(std::span<const CudaBuild
     };
     {
         std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < threads; ++t)
+        for (std::size_t t = 1; t < std::min(threads, count); ++t)
             pool.emplace_back(work);
         work();
     }
     if (failure)
         std::rethrow_exception(failure);
+}
+
+} // namespace
+
+std::vector<CudaBuildResult> NvrtcCompiler::compileAll(std::span<const CudaBuildRequest> requests,
+                                                       std::size_t threads) {
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<Job> jobs(requests.size());
+    parallelFor(requests.size(), threads, [&](std::size_t i) { jobs[i] = prepare(requests[i]); });
+    // The first request of each hash is built; the others take its result.
+    std::unordered_map<std::string, std::size_t> first;
+    std::vector<std::size_t> unique;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (first.emplace(jobs[i].key, i).second)
+            unique.push_back(i);
+    std::vector<CudaBuildResult> results(requests.size());
+    parallelFor(unique.size(), threads, [&](std::size_t u) {
+        const std::size_t i = unique[u];
+        results[i] = build(requests[i], jobs[i]);
+    });
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const std::size_t built = first.at(jobs[i].key);
+        if (built == i)
+            continue;
+        results[i] = results[built];
+        results[i].cacheHit = true;
+        ++m_hits;
+    }
     return results;
 }
 

@@ -14,9 +14,10 @@ namespace ts {
 // One CUDA build: a kernel source compiled by NVRTC for one real architecture.
 struct CudaBuildRequest {
     std::filesystem::path source;
-    std::string entry;              // the extern "C" __global__ function whose resources are reported
-    std::string architecture;       // "sm_90"
-    std::vector<std::string> flags; // parameter macros (-DNAME=value) and the variant's extra options
+    std::string entry;               // the extern "C" __global__ function whose resources are reported
+    std::string architecture;        // "sm_90"
+    std::vector<std::string> flags;  // the variant's extra options, passed as they are
+    std::vector<std::string> macros; // parameter macros (-DNAME=value); those no source names are left out
 };
 
 struct CudaBuildResult {
@@ -32,8 +33,10 @@ struct CudaBuildResult {
 // Compiles kernel sources to cubins with NVRTC (no GPU needed) and parses ptxas' resource report. Results,
 // failures included, are cached on disk by a content hash of the source, the headers next to it (*.h,
 // *.cuh, *.hpp, *.inc, *.opencl), the options, the architecture and NVRTC's version, so a config is compiled
-// once per target. Entries are written to a temporary name and renamed (safe across threads and processes).
-// Thread-safe; compileAll() compiles in parallel.
+// once per target. Parameter macros that neither the source nor those files name are left out of the build
+// and the hash (macrosNamedIn), so configs that differ only in them share one cubin. Entries are written to a
+// temporary name and renamed (safe across threads and processes). Thread-safe; compileAll() compiles in
+// parallel.
 class NvrtcCompiler {
 public:
     // An empty directory means no disk cache. Throws Error when the directory cannot be created.
@@ -45,12 +48,13 @@ public:
     // folder and the toolkit's headers (for <mma.h>, <cuda_fp16.h>).
     static std::vector<std::string> baseOptions(const CudaBuildRequest& request);
 
+    // Names the request's cache entry (and cubin). Throws Error when the source cannot be read.
     std::string hash(const CudaBuildRequest& request) const;
     // Throws Error when the source cannot be read, the architecture is not of the form sm_XX or NVRTC
     // rejects an option; a compile error is a result with ok == false.
     CudaBuildResult compile(const CudaBuildRequest& request);
-    // Results in request order. `threads` 0 means one per hardware thread. Errors (as compile()) are
-    // rethrown after every started build has finished.
+    // Results in request order; requests with the same hash are built once. `threads` 0 means one per
+    // hardware thread. Errors (as compile()) are rethrown after every started build has finished.
     std::vector<CudaBuildResult> compileAll(std::span<const CudaBuildRequest> requests,
                                             std::size_t threads = 0);
 
@@ -62,6 +66,14 @@ public:
     std::int64_t misses() const { return m_misses.load(); }
 
 private:
+    // A request's source text, the options NVRTC gets and its hash, read once for both.
+    struct Job {
+        std::string source;
+        std::vector<std::string> options;
+        std::string key;
+    };
+    Job prepare(const CudaBuildRequest& request) const;
+    CudaBuildResult build(const CudaBuildRequest& request, const Job& job);
     std::optional<CudaBuildResult> lookup(const std::string& hash) const;
     void store(const CudaBuildResult& result) const;
 

@@ -45,6 +45,9 @@ std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
         OptionSpec::integer("in_flight_apart", "2", 0, 64,
                             "First choice of a batch: picks that differ from every config in flight (an MPI "
                             "job's other batches) in at least this many parameters (0: none kept apart)"),
+        OptionSpec::integer("in_flight_max", "0", 0, 1e6,
+                            "A batch proposed while others are in flight (an MPI job's) is cut so that at "
+                            "most this many configs are in flight, but to no fewer than 1 (0: no cap)"),
     };
 }
 
@@ -91,6 +94,7 @@ void ModelStrategyBase::onReset() {
     m_encoded = std::make_shared<EncodedConfigs>();
     m_okCount = 0;
     m_stale = true;
+    m_observedAtTraining = 0;
     m_predictions.clear();
     onModelReset();
 }
@@ -106,12 +110,20 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
         return {};
     if (inStartup())
         return startupDraws(maxCount);
-    if (m_stale) {
+    std::size_t count = batchSize(maxCount);
+    // With configs in flight (an MPI job's other batches), the models are refitted once they have heard as
+    // many new results as a batch holds, as often per result as in one process; until then a further batch
+    // comes from the models as they are. One process has nothing in flight when it proposes.
+    const std::size_t pending = pendingCount();
+    const bool fewNews = pending > 0 && m_trainings > 0 && observed().size() < m_observedAtTraining + count;
+    if (m_stale && !fewNews) {
         retrain();
         m_stale = false;
         ++m_trainings;
+        m_observedAtTraining = observed().size();
     }
-    std::size_t count = batchSize(maxCount);
+    if (const auto cap = static_cast<std::size_t>(options().integer("in_flight_max")); cap > 0 && pending > 0)
+        count = std::min(count, cap > pending ? cap - pending : std::size_t{1});
     std::vector<SearchSpace::Index> batch = proposeBatch(count);
     if (batch.size() < count) {
         auto random = drawUnproposed(count - batch.size());

@@ -19,8 +19,9 @@ namespace ts {
 // picks kept apart (pickDiverse), and the predictions recorded for the trials.
 class ModelStrategyBase : public StrategyBase {
 public:
-    // Start-up draws, then (after retraining when there are new observations) a batch of batchSize()
-    // from proposeBatch(), topped up with random unproposed configs when it comes out short.
+    // Start-up draws, then (after retraining when there are new observations; with configs in flight, once
+    // there are a batch's worth) a batch of batchSize(), cut to option in_flight_max with configs in
+    // flight, from proposeBatch(), topped up with random unproposed configs when it comes out short.
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) final;
     std::optional<double> prediction(SearchSpace::Index index) const override;
     bool usesCostModel() const final { return true; }
@@ -93,6 +94,7 @@ private:
     int m_threads = 1;
     bool m_stale = true;
     std::uint64_t m_trainings = 0;
+    std::size_t m_observedAtTraining = 0; // observed().size() at the last retrain
     std::map<SearchSpace::Index, double> m_predictions;
 };
 
