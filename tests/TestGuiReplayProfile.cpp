@@ -180,11 +180,18 @@ private slots:
         }
     }
 
-    // The bundled demo whose profile ships (resources/datasets/dedispersion_milo_A100.profile).
+    // Bundled datasets whose profiles ship: the window's demo (CLBlast's GEMM on the RTX 3090, the configs of
+    // its file) and a dedispersion space (the whole product).
+    void shippedDemoProfileIsDrawn_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("demo: gemm_clblast RTX 3090") << "gemm_clblast_RTX_3090.json.gz";
+        QTest::newRow("dedispersion_milo A100") << "dedispersion_milo_A100.json.gz";
+    }
     void shippedDemoProfileIsDrawn() {
+        QFETCH(QString, file);
         if (!OccupancyCalculator::available())
             QSKIP("Built without cuda_occupancy.h: no occupancy curves.");
-        const QString dataset = TUNESCOPE_RESOURCES "/datasets/dedispersion_milo_A100.json.gz";
+        const QString dataset = TUNESCOPE_RESOURCES "/datasets/" + file;
         const Dataset data = readDataset(dataset.toStdString());
         const std::shared_ptr<const DatasetProfile> profile = DatasetProfile::companionOf(data);
         QVERIFY(profile);
