@@ -187,9 +187,12 @@ private slots:
                                                << "sm_86"
                                                << "RTX_3090" << false;
         const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
-        QTest::newRow("convolution_milo A100") << "convolution_milo_A100" << convolution << "convolution_milo"
-                                               << "sm_80"
-                                               << "A100_40GB" << false;
+        for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
+                                                    {"A4000", "sm_86", "RTX_A4000"},
+                                                    {"A6000", "sm_86", "RTX_A6000"}})
+            QTest::newRow(qPrintable(QString("convolution_milo ") + gpu))
+                << QString("convolution_milo_") + gpu << convolution << "convolution_milo" << architecture
+                << id << false;
     }
     void shippedProfilesAreTheDatasets() {
         QFETCH(QString, dataset);

@@ -311,6 +311,10 @@ private slots:
             << "pnpoly_RTX_3090.json.gz" << 4092ULL << 4092ULL << 3774ULL << 8.714;
         QTest::newRow("convolution_milo A100")
             << "convolution_milo_A100.json.gz" << 10240ULL << 4362ULL << 4201ULL << 0.5536;
+        QTest::newRow("convolution_milo A4000")
+            << "convolution_milo_A4000.json.gz" << 10240ULL << 4362ULL << 4201ULL << 1.021;
+        QTest::newRow("convolution_milo A6000")
+            << "convolution_milo_A6000.json.gz" << 10240ULL << 4362ULL << 3889ULL << 0.603;
         QTest::newRow("dedispersion_milo A100")
             << "dedispersion_milo_A100.json.gz" << 22272ULL << 11130ULL << 11130ULL << 68.12;
         QTest::newRow("dedispersion_milo A4000")
