@@ -176,23 +176,19 @@ private slots:
         QTest::addColumn<QString>("architecture");
         QTest::addColumn<QString>("id");
         QTest::addColumn<bool>("product");
-        const QString dedispersion = kDemoSpecDir;
-        for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
-                                                    {"A4000", "sm_86", "RTX_A4000"},
-                                                    {"A6000", "sm_86", "RTX_A6000"}})
-            QTest::newRow(qPrintable(QString("dedispersion_milo ") + gpu))
-                << QString("dedispersion_milo_") + gpu << dedispersion << "dedispersion_milo" << architecture
-                << id << true;
+        // The milo kernels were measured on the same three GPUs: dedispersion profiled over the product,
+        // convolution over its file.
+        const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
+        for (const auto& [kernel, specDir, product] :
+             {std::tuple{"dedispersion_milo", kDemoSpecDir, true}, {"convolution_milo", convolution, false}})
+            for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
+                                                        {"A4000", "sm_86", "RTX_A4000"},
+                                                        {"A6000", "sm_86", "RTX_A6000"}})
+                QTest::newRow(qPrintable(QString(kernel) + " " + gpu))
+                    << QString(kernel) + "_" + gpu << specDir << kernel << architecture << id << product;
         QTest::newRow("gemm_clblast RTX_3090") << "gemm_clblast_RTX_3090" << kSpecDir << "gemm_clblast"
                                                << "sm_86"
                                                << "RTX_3090" << false;
-        const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
-        for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
-                                                    {"A4000", "sm_86", "RTX_A4000"},
-                                                    {"A6000", "sm_86", "RTX_A6000"}})
-            QTest::newRow(qPrintable(QString("convolution_milo ") + gpu))
-                << QString("convolution_milo_") + gpu << convolution << "convolution_milo" << architecture
-                << id << false;
     }
     void shippedProfilesAreTheDatasets() {
         QFETCH(QString, dataset);
