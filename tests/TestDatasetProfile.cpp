@@ -186,9 +186,10 @@ private slots:
                                                         {"A6000", "sm_86", "RTX_A6000"}})
                 QTest::newRow(qPrintable(QString(kernel) + " " + gpu))
                     << QString(kernel) + "_" + gpu << specDir << kernel << architecture << id << product;
-        QTest::newRow("gemm_clblast RTX_3090") << "gemm_clblast_RTX_3090" << kSpecDir << "gemm_clblast"
-                                               << "sm_86"
-                                               << "RTX_3090" << false;
+        for (const auto& [gpu, architecture] : {std::pair{"RTX_3090", "sm_86"}, {"RTX_2080_Ti", "sm_75"}})
+            QTest::newRow(qPrintable(QString("gemm_clblast ") + gpu))
+                << QString("gemm_clblast_") + gpu << kSpecDir << "gemm_clblast" << architecture << gpu
+                << false;
     }
     void shippedProfilesAreTheDatasets() {
         QFETCH(QString, dataset);
