@@ -18,7 +18,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
                                [--option KEY=VALUE ...]
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
-                               [--option KEY=VALUE ...] [--eight-only]
+                               [--option KEY=VALUE ...] [--eight-only | --one-only]
 """
 import argparse
 import glob
@@ -136,12 +136,15 @@ def fractions(result):
 def quality(args):
     datasets = sorted(args.datasets or glob.glob(os.path.join(ROOT, "resources/datasets/*.json.gz")))
     datasets = [d for d in datasets if d.endswith(".json.gz")]
-    print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 ranks, "
-          f"batch size {args.batch_size} on the 8 ranks (8 on one)")
+    if args.one_only:
+        print(f"# quality: default strategy, {args.seeds} seeds, one process (no MPI), batch size {args.batch_size}")
+    else:
+        print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 "
+              f"ranks, batch size {args.batch_size} on the 8 ranks (8 on one)")
     print("| dataset | ranks | " + " | ".join(str(b) for b in BUDGETS) + " |")
     print("|---|---|" + "---|" * len(BUDGETS))
     totals = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
-    sides = [8] if args.eight_only else [1, 8]  # the rows printed
+    sides = [8] if args.eight_only else [1] if args.one_only else [1, 8]  # the rows printed
     disorder = []
     with tempfile.TemporaryDirectory() as tmp:
         for d, dataset in enumerate(datasets):
@@ -150,8 +153,15 @@ def quality(args):
                 plan = ["--dataset", dataset, "--seed", str(seed), "--budget", str(BUDGETS[-1])]
                 for option in args.option or []:
                     plan += ["--option", option]
+                if args.one_only:  # --batch-size is then the single process's
+                    plan += ["--batch-size", str(args.batch_size)]
                 one = ({"best": {"objective_ms": 1, "fraction_of_optimum": 1}, "convergence": []}
                        if args.eight_only else tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db")))
+                if args.one_only:
+                    for i, value in enumerate(fractions(one)):
+                        rows[1][i].append(value)
+                        totals[1][i].append(value)
+                    continue
                 plan += ["--batch-size", str(args.batch_size)]  # the 8 ranks' (the 1-rank side keeps 8)
                 if d == 0 and seed == 0 and args.batch_size == 8 and not args.eight_only:  # the single-process loop
                     check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
@@ -170,11 +180,12 @@ def quality(args):
     for ranks in sides:
         cells = " | ".join(f"{statistics.mean(v):.3f}" for v in totals[ranks])
         print(f"| mean of {len(datasets)} | {ranks} | {cells} |")
-    if not args.eight_only:
+    if sides == [1, 8]:
         diff = " | ".join(f"{statistics.mean(a) - statistics.mean(b):+.3f}" for a, b in zip(totals[8], totals[1]))
         print(f"| 8 ranks - 1 rank | | {diff} |")
-    print(f"# 8 ranks: {100 * statistics.mean(disorder):.0f} % of the batches came back before a batch dealt "
-          f"earlier (mean over the runs)")
+    if disorder:
+        print(f"# 8 ranks: {100 * statistics.mean(disorder):.0f} % of the batches came back before a batch dealt "
+              f"earlier (mean over the runs)")
 
 
 def main():
@@ -185,10 +196,13 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", nargs="*")
-    parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size")
+    parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size (with --one-only: the single process's)")
     parser.add_argument("--option", action="append",
                         help="a strategy option KEY=VALUE (quality: both sides; scaling: the runs other than random_sample)")
-    parser.add_argument("--eight-only", action="store_true", help="quality: only the 8 ranks (no 1-rank rows)")
+    sides = parser.add_mutually_exclusive_group()
+    sides.add_argument("--eight-only", action="store_true", help="quality: only the 8 ranks (no 1-rank rows)")
+    sides.add_argument("--one-only", action="store_true",
+                       help="quality: only the single process (no MPI), e.g. to see what --option does there")
     parser.add_argument("--runs", default="random_sample:8,default:8,default:16",
                         help="scaling: strategy:batch size pairs, comma-separated")
     args = parser.parse_args()

@@ -177,11 +177,13 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::addColumn<bool>("product");
         // The milo kernels were measured on the same three GPUs: dedispersion profiled over the product,
-        // convolution over its file.
+        // convolution over its file. A100_T4 is the A100's results in the community's T4 format, whose
+        // file names no GPU (profiled with --target A100_40GB).
         const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
         for (const auto& [kernel, specDir, product] :
              {std::tuple{"dedispersion_milo", kDemoSpecDir, true}, {"convolution_milo", convolution, false}})
             for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
+                                                        {"A100_T4", "sm_80", "A100_40GB"},
                                                         {"A4000", "sm_86", "RTX_A4000"},
                                                         {"A6000", "sm_86", "RTX_A6000"}})
                 QTest::newRow(qPrintable(QString(kernel) + " " + gpu))
@@ -215,6 +217,40 @@ private slots:
         auto it = p->configs.begin();
         for (int i = 0; i < 3; ++i, std::advance(it, static_cast<long>(p->configs.size() / 3)))
             compareRow(analyzeOneConfig(specDir, data, it->first, id), it->second);
+    }
+
+    // The same measurements in two formats (Kernel Tuner's cache file and the T4 results) give the same
+    // config keys, so their profiles, made apart, agree row for row: the profile depends on the source, the
+    // architecture, the GPU and the config, never on the file's format.
+    void t4CopiesProfileAsTheirCacheFiles_data() {
+        QTest::addColumn<QString>("kernel");
+        QTest::newRow("dedispersion_milo") << "dedispersion_milo";
+        QTest::newRow("convolution_milo") << "convolution_milo";
+    }
+    void t4CopiesProfileAsTheirCacheFiles() {
+        QFETCH(QString, kernel);
+        const auto profileOf = [](const QString& name) {
+            const QString path = TUNESCOPE_RESOURCES "/datasets/" + name + ".json.gz";
+            return DatasetProfile::companionOf(readDataset(path.toStdString()));
+        };
+        std::shared_ptr<const DatasetProfile> cache = profileOf(kernel + "_A100");
+        std::shared_ptr<const DatasetProfile> t4 = profileOf(kernel + "_A100_T4");
+        QVERIFY(cache && t4);
+        QCOMPARE(t4->configs.size(), cache->configs.size());
+        QVERIFY(t4->datasetHash != cache->datasetHash);
+        QCOMPARE(t4->sourceHash, cache->sourceHash);
+        for (const auto& [key, row] : t4->configs) {
+            auto it = cache->configs.find(key);
+            QVERIFY2(it != cache->configs.end(), key.c_str());
+            const ConfigProfile& other = it->second;
+            QVERIFY2(row.compiled == other.compiled && row.registers == other.registers &&
+                         row.spillStores == other.spillStores && row.spillLoads == other.spillLoads &&
+                         row.staticSharedBytes == other.staticSharedBytes &&
+                         row.dynamicSharedBytes == other.dynamicSharedBytes &&
+                         row.threadsPerBlock == other.threadsPerBlock && row.blocks == other.blocks &&
+                         row.occupancy == other.occupancy && row.limitedBy == other.limitedBy,
+                     key.c_str());
+        }
     }
 
     void replayTrialsCarryTheProfile() {
