@@ -177,17 +177,18 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::addColumn<bool>("product");
         // The milo kernels were measured on the same three GPUs: dedispersion profiled over the product,
-        // convolution over its file. A100_T4 is the A100's results in the community's T4 format, whose
+        // convolution over its file. t4/*_A100_T4 are the A100's results in the community's T4 format, whose
         // file names no GPU (profiled with --target A100_40GB).
         const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
         for (const auto& [kernel, specDir, product] :
              {std::tuple{"dedispersion_milo", kDemoSpecDir, true}, {"convolution_milo", convolution, false}})
-            for (const auto& [gpu, architecture, id] : {std::tuple{"A100", "sm_80", "A100_40GB"},
-                                                        {"A100_T4", "sm_80", "A100_40GB"},
-                                                        {"A4000", "sm_86", "RTX_A4000"},
-                                                        {"A6000", "sm_86", "RTX_A6000"}})
+            for (const auto& [gpu, dir, architecture, id] : {std::tuple{"A100", "", "sm_80", "A100_40GB"},
+                                                             {"A100_T4", "t4/", "sm_80", "A100_40GB"},
+                                                             {"A4000", "", "sm_86", "RTX_A4000"},
+                                                             {"A6000", "", "sm_86", "RTX_A6000"}})
                 QTest::newRow(qPrintable(QString(kernel) + " " + gpu))
-                    << QString(kernel) + "_" + gpu << specDir << kernel << architecture << id << product;
+                    << QString(dir) + kernel + "_" + gpu << specDir << kernel << architecture << id
+                    << product;
         for (const auto& [gpu, architecture] : {std::pair{"RTX_3090", "sm_86"}, {"RTX_2080_Ti", "sm_75"}})
             QTest::newRow(qPrintable(QString("gemm_clblast ") + gpu))
                 << QString("gemm_clblast_") + gpu << kSpecDir << "gemm_clblast" << architecture << gpu
@@ -234,7 +235,7 @@ private slots:
             return DatasetProfile::companionOf(readDataset(path.toStdString()));
         };
         std::shared_ptr<const DatasetProfile> cache = profileOf(kernel + "_A100");
-        std::shared_ptr<const DatasetProfile> t4 = profileOf(kernel + "_A100_T4");
+        std::shared_ptr<const DatasetProfile> t4 = profileOf("t4/" + kernel + "_A100_T4");
         QVERIFY(cache && t4);
         QCOMPARE(t4->configs.size(), cache->configs.size());
         QVERIFY(t4->datasetHash != cache->datasetHash);
@@ -422,6 +423,11 @@ private slots:
                              [](nlohmann::json& d) { d["device_name"] = "NVIDIA GeForce GTX 1080"; })
             << "The dataset gtx1080.json was measured on \"NVIDIA GeForce GTX 1080\", which is not in the "
                "GPU database: name the GPU to compute occupancy on with --target";
+        QTest::newRow("GPU not named")
+            << editedDataset("nameless.json", [](nlohmann::json& d) { d.erase("device_name"); })
+            << "The dataset nameless.json does not name the GPU it was measured on: name it with --target "
+               "(one "
+               "of ";
     }
 
     void datasetsThatDoNotMapAreRefused() {

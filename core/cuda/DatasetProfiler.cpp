@@ -99,6 +99,11 @@ GpuSpec DatasetProfiler::datasetGpu(const Dataset& dataset) {
                             "for: static profiles are for NVIDIA GPUs.",
                             name, device));
     const GpuDatabase& db = GpuDatabase::builtin();
+    if (device.empty()) // T4 results files carry no device
+        throw Error(
+            fmt::format("The dataset {} does not name the GPU it was measured on: name it with --target "
+                        "(one of {}).",
+                        name, db.idList()));
     const GpuSpec* best = db.match(device);
     if (!best)
         throw Error(
