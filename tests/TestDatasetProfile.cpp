@@ -134,7 +134,8 @@ private slots:
         }
         writeText(dir + "/kernel.json", spec.dump());
         QProcessEnvironment fresh = m_env;
-        fresh.insert("TUNESCOPE_CACHE_DIR", dir + "/cache-" + target); // afresh for every GPU
+        fresh.insert("TUNESCOPE_CACHE_DIR", // afresh for every dataset (two files may hold the same configs)
+                     dir + "/cache-" + QString::fromStdString(dataset.path.filename().string()));
         CliResult r =
             cli({"analyze", "--kernel-spec", dir + "/kernel.json", "--target", target, "--json"}, &fresh);
         if (r.exitCode != 0)
