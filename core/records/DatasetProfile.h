@@ -22,6 +22,8 @@ struct ConfigProfile {
     std::int64_t blocks = 0; // blocks in the grid; 0: not recorded (profiles made before it was)
     double occupancy = 0.0;  // in [0, 1] on the profile's GPU
     std::string limitedBy;   // Occupancy::limitText()
+
+    bool operator==(const ConfigProfile&) const = default;
 };
 
 // The static profile of a replay dataset: every config of its file compiled with NVRTC for one architecture
