@@ -167,9 +167,9 @@ private slots:
         compareRow(analyzeOneConfig(kSpecDir, dataset, key, "RTX_3090"), row);
     }
 
-    // Each shipped profile belongs to its dataset (hash), covers what it says it covers (dedispersion: the
-    // whole product; GEMM and convolution: every config of the file) with the grid of every config that
-    // compiled, and agrees with a fresh compile of three of its configs.
+    // Each shipped profile belongs to its dataset (hash), covers what it says it covers (the milo kernels:
+    // the whole product; GEMM: every config of the file) with the grid of every config that compiled, and
+    // agrees with a fresh compile of three of its configs.
     void shippedProfilesAreTheDatasets_data() {
         QTest::addColumn<QString>("dataset");
         QTest::addColumn<QString>("specDir");
@@ -177,8 +177,8 @@ private slots:
         QTest::addColumn<QString>("architecture");
         QTest::addColumn<QString>("id");
         QTest::addColumn<bool>("product");
-        // The milo kernels were measured on the same three GPUs: dedispersion profiled over the product on
-        // all of them, convolution over the product on the A100 and over its file on the other two.
+        // The milo kernels were measured on the same three GPUs, and both are profiled over the product on
+        // all of them.
         // t4/*_A100_T4 are the A100's results in the community's T4 format, whose file names no GPU
         // (profiled with --target A100_40GB).
         const QString convolution = TUNESCOPE_RESOURCES "/dataset-kernels/convolution";
@@ -189,8 +189,7 @@ private slots:
                                                              {"A4000", "", "sm_86", "RTX_A4000"},
                                                              {"A6000", "", "sm_86", "RTX_A6000"}})
                 QTest::newRow(qPrintable(QString(kernel) + " " + gpu))
-                    << QString(dir) + kernel + "_" + gpu << specDir << kernel << architecture << id
-                    << (QString(kernel) == "dedispersion_milo" || QString(gpu).startsWith("A100"));
+                    << QString(dir) + kernel + "_" + gpu << specDir << kernel << architecture << id << true;
         for (const auto& [gpu, architecture] : {std::pair{"RTX_3090", "sm_86"}, {"RTX_2080_Ti", "sm_75"}})
             QTest::newRow(qPrintable(QString("gemm_clblast ") + gpu))
                 << QString("gemm_clblast_") + gpu << kSpecDir << "gemm_clblast" << architecture << gpu
