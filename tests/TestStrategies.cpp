@@ -506,6 +506,36 @@ private slots:
         QCOMPARE(log->updates, refitted);
     }
 
+    // `batch_draws`: by default (`in_flight`) only a batch proposed while others are in flight (an MPI job's
+    // ranks) is drawn, so one process proposes exactly what `off` proposes, seed for seed; with configs in
+    // flight the drawn batch differs from the ranking's top, and `always` draws in one process too.
+    void xgbDrawsBatchSlotsWithConfigsInFlight() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        const auto make = [&](const std::string& draws) {
+            auto search = registry().create("xgb");
+            search->reset({&dataset.space, SpaceMode::Constrained, 11,
+                           registry().options(
+                               "xgb", {{"epsilon", "0"}, {"in_flight_apart", "0"}, {"batch_draws", draws}}),
+                           nullptr});
+            return search;
+        };
+        auto drawing = make("in_flight"), plain = make("off"), always = make("always");
+        const std::vector<SearchSpace::Index> alone = drive(*drawing, dataset, 8, 160);
+        QCOMPARE(alone, drive(*plain, dataset, 8, 160)); // one process: nothing in flight, nothing drawn
+        QVERIFY(drive(*always, dataset, 8, 160) != alone);
+        const std::vector<SearchSpace::Index> first = drawing->propose(8);
+        QCOMPARE(first, plain->propose(8));
+        const std::vector<SearchSpace::Index> drawn = drawing->propose(8), ranked = plain->propose(8);
+        QCOMPARE(drawn.size(), std::size_t{8});
+        QVERIFY(drawn != ranked);
+        std::vector<SearchSpace::Index> all = alone;
+        all.insert(all.end(), first.begin(), first.end());
+        for (SearchSpace::Index index : drawn) { // every draw a config not proposed before, once
+            QVERIFY(std::find(all.begin(), all.end(), index) == all.end());
+            all.push_back(index);
+        }
+    }
+
     // xgb and evolutionary keep the configs of a batch `diversity` parameters apart when the candidates
     // allow it (on the GEMM product they always do), so a batch does not spend its slots on one spot.
     void modelBatchesKeepTheirDistance_data() {

@@ -58,6 +58,11 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
         OptionSpec::integer("diversity", "0", 0, 1000,
                             "Parameters in which the configs of a batch differ at least, where the "
                             "candidates allow (0: no filter; 2 and 3 measured no better)"));
+    table.push_back(OptionSpec::choice(
+        "batch_draws", "in_flight", {"in_flight", "always", "off"},
+        "Batch slots drawn: each the best expected improvement at a mean drawn from the ensemble's spread "
+        "(Thompson-style): every slot of a batch proposed while other configs are in flight (an MPI job's "
+        "ranks), the slots after the first of every batch (always), or none (the ranking's top)"));
     table.push_back(OptionSpec::integer(
         "pool", "16384", 1, 1 << 22,
         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"));
@@ -235,12 +240,14 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     // stage-one spread stands in.
     const double floor = trained ? options().real("min_spread") : kStageOneSpread;
     list.score.resize(size);
+    list.spread.resize(size);
     for (std::size_t i = 0; i < size; ++i) {
         double m = list.meanLog[i] / members;
         double variance = std::max(0.0, squares[i] / members - m * m);
         // A floor on the spread keeps a little exploration where the ensemble agrees.
         double sd = std::sqrt(variance + floor * floor);
         list.meanLog[i] = m;
+        list.spread[i] = sd;
         list.score[i] = std::pow(list.pValid[i], power) * expectedImprovement(m, sd, bestLog);
     }
     return list;
@@ -251,6 +258,8 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return list.score[a] > list.score[b]; });
+    if (drawsBatch(count) && !order.empty())
+        order = drawnOrder(list, std::move(order), count);
     std::vector<SearchSpace::Index> ranked;
     std::vector<std::optional<double>> predicted;
     for (std::size_t i : order) {
@@ -259,6 +268,51 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     }
     auto distance = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("diversity")));
     return pickDiverse(ranked, predicted, count, distance);
+}
+
+bool ModelGuidedSearch::drawsBatch(std::size_t count) const {
+    const std::string& when = options().text("batch_draws");
+    if (!best() || when == "off")
+        return false;
+    return when == "in_flight" ? pendingCount() > 0 : count > 1;
+}
+
+std::vector<std::size_t> ModelGuidedSearch::drawnOrder(const Shortlist& list, std::vector<std::size_t> ranked,
+                                                       std::size_t count) {
+    const double bestLog = std::log(best()->measurement.objective);
+    const double power = options().real("validity_power");
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<bool> drawn(list.indices.size(), false);
+    // With nothing in flight the batch's first pick is the ranking's top; with configs in flight they stand
+    // where that pick would, and every slot is drawn.
+    std::vector<std::size_t> order;
+    if (pendingCount() == 0) {
+        order.push_back(ranked.front());
+        drawn[ranked.front()] = true;
+    }
+    // Half a batch more than its slots (at least two), for the picks that pickDiverse passes over.
+    const std::size_t slots = std::min(std::max<std::size_t>(count + count / 2, 2), ranked.size());
+    while (order.size() < slots) {
+        std::size_t chosen = 0;
+        double top = -1.0;
+        for (std::size_t i = 0; i < list.indices.size(); ++i) {
+            if (drawn[i])
+                continue;
+            const double mean = list.meanLog[i] + list.spread[i] * normal(rng());
+            const double score =
+                std::pow(list.pValid[i], power) * expectedImprovement(mean, list.spread[i], bestLog);
+            if (score > top) {
+                top = score;
+                chosen = i;
+            }
+        }
+        drawn[chosen] = true;
+        order.push_back(chosen);
+    }
+    for (std::size_t i : ranked)
+        if (!drawn[i])
+            order.push_back(i);
+    return order;
 }
 
 std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t count) {
@@ -271,6 +325,8 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t coun
                 rest.indices.push_back(m_lastList.indices[i]);
                 rest.meanLog.push_back(m_lastList.meanLog[i]);
                 rest.score.push_back(m_lastList.score[i]);
+                rest.pValid.push_back(m_lastList.pValid[i]);
+                rest.spread.push_back(m_lastList.spread[i]);
             }
         if (rest.indices.size() >= count)
             return pick(rest, count);

@@ -17,7 +17,8 @@ namespace ts {
 // spread from the ensemble), with epsilon-greedy exploration (and, with option `diversity`, the picks of a
 // batch kept apart). Candidates are the whole domain when it is small enough to score at once, and otherwise
 // a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow with the
-// evidence.
+// evidence. A batch proposed while others are in flight (an MPI job's ranks) draws its slots at means drawn
+// from the ensemble's spread (option `batch_draws`).
 //
 // With a transfer prior (measurements of the same kernel elsewhere) there is no random start: the regressors
 // learn the residual of this device's log time over the prior's prediction, the validity classifier's
@@ -38,7 +39,7 @@ private:
     };
     struct Shortlist {
         std::vector<SearchSpace::Index> indices;
-        std::vector<double> pValid, baseLog, meanLog, score;
+        std::vector<double> pValid, baseLog, meanLog, score, spread; // spread: of log time
     };
 
     void onModelReset() override;
@@ -48,6 +49,15 @@ private:
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
+    // Option `batch_draws`: whether this batch's slots are drawn (see drawnOrder).
+    bool drawsBatch(std::size_t count) const;
+    // `ranked` (the list's positions, best score first) with its first entries re-chosen one at a time, each
+    // the best expected improvement at a mean drawn from the ensemble's spread (Thompson-style), so a batch
+    // and the configs in flight spread over configs the models are unsure of instead of taking the
+    // neighbours of one prediction; with nothing in flight the first stays the best score. The rest follow
+    // in ranked order.
+    std::vector<std::size_t> drawnOrder(const Shortlist& list, std::vector<std::size_t> ranked,
+                                        std::size_t count);
     // What the regressors add to: the prior's log time plus this device's mean residual (0 without a prior).
     std::vector<double> baseLog(std::span<const SearchSpace::Index> indices) const;
     // P(valid) of the candidates (features are theirs): the validity classifier's, blended with the prior's.
