@@ -207,7 +207,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
                                          [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; })];
     std::vector<double> score(pool.indices.size());
     for (std::size_t i : order)
-        score[i] = std::pow(pValid[i], power) * expectedImprovement(mean[i], kStageOneSpread, bestLog);
+        score[i] = acquisition(pValid[i], power, mean[i], kStageOneSpread, bestLog);
     size = std::min(size, order.size());
     std::partial_sort(order.begin(), order.begin() + size, order.end(), [&](std::size_t a, std::size_t b) {
         return score[a] != score[b] ? score[a] > score[b] : pool.indices[a] < pool.indices[b];
@@ -248,7 +248,7 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
         double sd = std::sqrt(variance + floor * floor);
         list.meanLog[i] = m;
         list.spread[i] = sd;
-        list.score[i] = std::pow(list.pValid[i], power) * expectedImprovement(m, sd, bestLog);
+        list.score[i] = acquisition(list.pValid[i], power, m, sd, bestLog);
     }
     return list;
 }
@@ -268,6 +268,11 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     }
     auto distance = static_cast<std::size_t>(std::max<std::int64_t>(0, options().integer("diversity")));
     return pickDiverse(ranked, predicted, count, distance);
+}
+
+double ModelGuidedSearch::acquisition(double pValid, double power, double meanLog, double sd,
+                                      double bestLog) {
+    return std::pow(pValid, power) * expectedImprovement(meanLog, sd, bestLog);
 }
 
 bool ModelGuidedSearch::drawsBatch(std::size_t count) const {
@@ -299,8 +304,7 @@ std::vector<std::size_t> ModelGuidedSearch::drawnOrder(const Shortlist& list, st
             if (drawn[i])
                 continue;
             const double mean = list.meanLog[i] + list.spread[i] * normal(rng());
-            const double score =
-                std::pow(list.pValid[i], power) * expectedImprovement(mean, list.spread[i], bestLog);
+            const double score = acquisition(list.pValid[i], power, mean, list.spread[i], bestLog);
             if (score > top) {
                 top = score;
                 chosen = i;

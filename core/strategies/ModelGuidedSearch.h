@@ -49,6 +49,8 @@ private:
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
+    // What every candidate is ranked by: P(valid) ^ power x expected improvement of log time over the best.
+    static double acquisition(double pValid, double power, double meanLog, double sd, double bestLog);
     // Option `batch_draws`: whether this batch's slots are drawn (see drawnOrder).
     bool drawsBatch(std::size_t count) const;
     // `ranked` (the list's positions, best score first) with its first entries re-chosen one at a time, each
