@@ -13,7 +13,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
          which is exactly the loop of a single process, so the 1-rank side runs without MPI (checked against
          an MPI run with one measuring rank for the first seed of the first dataset).
 
-  scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3]
+  scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3] [--batches 10]
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
                                [--option KEY=VALUE ...]
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
@@ -64,7 +64,7 @@ def scaling(args):
     for strategy, batch in args.runs:
         base = None  # the rate with one measuring rank
         for ranks in [1, 2, 4, 8]:
-            budget = 10 * batch * ranks  # ten batches per rank
+            budget = args.batches * batch * ranks  # --batches batches per rank
             rates, seconds = [], []
             for repeat in range(args.repeats):
                 with tempfile.TemporaryDirectory() as tmp:
@@ -193,6 +193,7 @@ def main():
     parser.add_argument("what", choices=["scaling", "workload", "quality"])
     parser.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/tunescope-cli"))
     parser.add_argument("--delay-ms", type=float, default=50.0)
+    parser.add_argument("--batches", type=int, default=10, help="scaling: batches per measuring rank")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", nargs="*")

@@ -5,14 +5,19 @@
 #include "models/CostModel.h"
 #include "records/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
+#include "util/Concurrently.h"
 #include "util/Error.h"
 
 #include "StatusCompare.h"
 
 #include <QtTest>
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 using namespace ts;
 
@@ -82,7 +87,9 @@ std::vector<double> okObjectives(const Dataset& dataset) {
 // which the models of one strategy share.
 class NearestNeighbourModel : public CostModel {
 public:
+    // Shared by the models of an ensemble, which are updated concurrently: guarded by its mutex.
     struct Log {
+        std::mutex mutex;
         std::size_t models = 0, updates = 0, residualUpdates = 0, predictions = 0;
         std::map<SearchSpace::Index, std::vector<double>> values; // every value predicted for each config
     };
@@ -94,14 +101,20 @@ public:
 
     std::string name() const override { return "nearest"; }
     void update(std::span<const Trial> trials) override {
-        ++m_log->updates;
+        {
+            std::lock_guard lock(m_log->mutex);
+            ++m_log->updates;
+        }
         m_points.clear();
         for (const Trial& trial : trials)
             if (trial.measurement.status == MeasureStatus::Ok && trial.measurement.objective > 0)
                 m_points.push_back({m_space->digits(trial.index), std::log(trial.measurement.objective)});
     }
     void updateResidual(std::span<const Trial> trials, std::span<const double> logOffsets) override {
-        ++m_log->residualUpdates;
+        {
+            std::lock_guard lock(m_log->mutex);
+            ++m_log->residualUpdates;
+        }
         CostModel::updateResidual(trials, logOffsets);
     }
     bool isTrained() const override { return !m_points.empty(); }
@@ -112,7 +125,6 @@ public:
         return values;
     }
     std::vector<double> predictLog(std::span<const SearchSpace::Index> configs) const override {
-        ++m_log->predictions;
         std::vector<double> values;
         for (SearchSpace::Index index : configs) {
             std::vector<std::uint32_t> digits = m_space->digits(index);
@@ -133,8 +145,11 @@ public:
                 }
             }
             values.push_back(ties ? sum / double(ties) : 0.0);
-            m_log->values[index].push_back(values.back());
         }
+        std::lock_guard lock(m_log->mutex);
+        ++m_log->predictions;
+        for (std::size_t i = 0; i < configs.size(); ++i)
+            m_log->values[configs[i]].push_back(values[i]);
         return values;
     }
     std::vector<char> save() const override { return {}; }
@@ -417,6 +432,57 @@ private slots:
             QVERIFY(withXgb.proposed != outcome.proposed);
         }
         QVERIFY2(found >= 4, qPrintable(QString("optimum found in %1 of 5 seeds").arg(found)));
+    }
+
+    // The models of xgb and evolutionary train at once (util/Concurrently): every task runs to its end, the
+    // first on the calling thread, and a failure is rethrown (the first in the order given) only after all
+    // have finished.
+    void runConcurrentlyRunsEveryTaskAndRethrowsTheFirstFailure() {
+        std::atomic<int> ran{0};
+        std::atomic<bool> firstOnCaller{false};
+        const std::thread::id caller = std::this_thread::get_id();
+        std::vector<std::function<void()>> tasks{[&] {
+            firstOnCaller = std::this_thread::get_id() == caller;
+            ++ran;
+        }};
+        for (int i = 0; i < 4; ++i)
+            tasks.push_back([&] { ++ran; });
+        runConcurrently(tasks);
+        QCOMPARE(ran.load(), 5);
+        QVERIFY(firstOnCaller);
+        ran = 0;
+        tasks = {[&] { ++ran; },
+                 [&] {
+                     ++ran;
+                     throw Error("second");
+                 },
+                 [&] {
+                     ++ran;
+                     throw Error("third");
+                 },
+                 [&] { ++ran; }};
+        try {
+            runConcurrently(tasks);
+            QFAIL("a task's failure was not rethrown");
+        } catch (const Error& e) {
+            QCOMPARE(QString(e.what()), QString("second"));
+        }
+        QCOMPARE(ran.load(), 4);
+        runConcurrently({});
+    }
+
+    // xgb trains its validity model and regressors on threads of their own and draws the next candidate pool
+    // meanwhile (a space larger than its pool, so every batch after a refit scores a fresh one): its
+    // proposals stay a function of the seed alone.
+    void xgbTrainsAtOnceAndStaysReproducible() {
+        auto dataset = std::make_shared<const Dataset>(
+            readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz"));
+        QVERIFY(dataset->space.domainSize(SpaceMode::Constrained) > 16384); // xgb's default pool
+        for (std::uint64_t seed : {2, 3}) {
+            test::RunOutcome first = run("xgb", dataset, SpaceMode::Constrained, seed, 64, 4);
+            QCOMPARE(first.proposed.size(), std::size_t{64});
+            QVERIFY(run("xgb", dataset, SpaceMode::Constrained, seed, 64, 4).proposed == first.proposed);
+        }
     }
 
     // xgb asked again before it has heard of its last batch (another rank of an MPI job asks while that batch

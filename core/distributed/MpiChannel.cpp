@@ -12,6 +12,14 @@
 
 namespace ts {
 
+namespace {
+
+// The longest pause between two looks for a message: short against a measurement (the pause is a
+// message's latency), long enough that a waiting rank takes next to no CPU.
+constexpr auto kLongestPause = std::chrono::microseconds(250);
+
+} // namespace
+
 void MpiChannel::send(int rank, Tag tag, const nlohmann::json& body) {
     const std::string text = body.dump();
     if (MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, rank, static_cast<int>(tag),
@@ -47,7 +55,7 @@ std::optional<MpiChannel::Message> MpiChannel::receive(const std::function<bool(
         if (stop && stop())
             return std::nullopt;
         std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(2000));
+        pause = std::min(pause * 2, kLongestPause);
     }
 }
 

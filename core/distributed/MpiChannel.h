@@ -7,7 +7,7 @@
 namespace ts {
 
 // Messages between the ranks of an MPI job: one JSON object per message, tagged with its kind. Receiving
-// polls (MPI_Iprobe, then a pause that grows to 2 ms) instead of blocking in MPI_Recv, so that an idle rank
+// polls (MPI_Iprobe, then a pause that grows to 250 us) instead of blocking in MPI_Recv, so that an idle rank
 // does not spin a core that a measurement needs and a wait can end on a signal.
 class MpiChannel {
 public:

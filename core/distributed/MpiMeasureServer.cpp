@@ -10,10 +10,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -54,9 +56,10 @@ std::vector<std::string> parameterNames(const SearchSpace& space) {
 
 // How often a measuring rank tells rank 0 that it is alive (MpiMeasurePool::lostRank).
 constexpr auto kHeartbeatInterval = std::chrono::milliseconds(100);
-// The pause between two looks for a message or a finished batch: short against a measurement, long enough
-// that eight ranks waiting on one node take nothing worth having from rank 0 or from the measurements.
-constexpr auto kPollPause = std::chrono::milliseconds(2);
+// The longest pause between two looks for a message from rank 0 (a finished job ends the pause at once):
+// short against a measurement, long enough that eight ranks waiting on one node take nothing worth having
+// from rank 0 or from the measurements.
+constexpr auto kPollPause = std::chrono::microseconds(250);
 
 // One piece of work of this rank (building a plan's target, measuring a batch) on a thread of its own, so
 // that the rank keeps answering rank 0 meanwhile. Its answer is the message sent when it is done.
@@ -65,7 +68,11 @@ public:
     RankJob(MpiChannel::Tag answerTag, std::function<nlohmann::json()> work) : m_tag(answerTag) {
         m_thread = std::thread([this, work = std::move(work)] {
             m_answer = work();
-            m_done = true;
+            {
+                std::lock_guard lock(m_mutex);
+                m_done = true;
+            }
+            m_finished.notify_all();
         });
     }
     ~RankJob() {
@@ -76,6 +83,11 @@ public:
     RankJob& operator=(const RankJob&) = delete;
 
     bool done() const { return m_done; }
+    // Waits until the job is done or `pause` has passed.
+    void waitFor(std::chrono::microseconds pause) {
+        std::unique_lock lock(m_mutex);
+        m_finished.wait_for(lock, pause, [this] { return m_done.load(); });
+    }
     // Lets the thread run on when the process is about to end without unwinding.
     void abandon() { m_thread.detach(); }
     MpiChannel::Tag tag() const { return m_tag; }
@@ -88,6 +100,8 @@ private:
     MpiChannel::Tag m_tag;
     std::thread m_thread;
     std::atomic<bool> m_done{false};
+    std::mutex m_mutex; // with m_finished: the serving loop's wait ends when the job is done
+    std::condition_variable m_finished;
     nlohmann::json m_answer;
 };
 
@@ -207,7 +221,10 @@ MpiMeasureServer::Ending MpiMeasureServer::serve(const std::function<bool()>& in
             }
             continue;
         }
-        std::this_thread::sleep_for(kPollPause);
+        if (job)
+            job->waitFor(kPollPause);
+        else
+            std::this_thread::sleep_for(kPollPause);
     }
 }
 

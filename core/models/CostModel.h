@@ -16,7 +16,8 @@ namespace ts {
 // milliseconds where the model has a scale (regression), or an order-only score in the same direction
 // (lower = predicted faster) for ranking models; predictLog() is the same prediction on the log scale the
 // strategies rank with. predict() and predictLog() may be called from other threads while update() runs:
-// implementations predict from a published read-only copy.
+// implementations predict from a published read-only copy. The models of an ensemble are updated at once,
+// each on a thread of its own: instances that share mutable state must guard it.
 class CostModel {
 public:
     virtual ~CostModel() = default;

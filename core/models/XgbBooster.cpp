@@ -66,13 +66,13 @@ std::vector<char> XgbBooster::save() const {
     return std::vector<char>(bytes, bytes + length);
 }
 
-std::vector<char> XgbBooster::saveFirst(int rounds) const {
+std::unique_ptr<XgbBooster> XgbBooster::first(int rounds) const {
     BoosterHandle sliced = nullptr;
     xgbCheck(XGBoosterSlice(m_handle, 0, rounds, 1, &sliced), "XGBoosterSlice");
-    XgbBooster owner;
-    XGBoosterFree(owner.m_handle);
-    owner.m_handle = sliced;
-    return owner.save();
+    auto copy = std::make_unique<XgbBooster>();
+    XGBoosterFree(copy->m_handle);
+    copy->m_handle = sliced;
+    return copy;
 }
 
 void XgbBooster::load(const std::vector<char>& bytes) {

@@ -3,13 +3,14 @@
 #include "models/XgbMatrix.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ts {
 
 // RAII owner of an XGBoost booster. Not thread-safe: train and predict on one booster from one thread at a
-// time; give other threads a copy made through save()/load().
+// time; give other threads a copy (first(), or save() and load()).
 class XgbBooster {
 public:
     // A booster with its cache on the training matrix (may be null for a booster that is only loaded).
@@ -29,8 +30,9 @@ public:
 
     // The model as UBJSON bytes, and back; predictions of a loaded copy equal the original's.
     std::vector<char> save() const;
-    // The first `rounds` boosting rounds only, as UBJSON bytes.
-    std::vector<char> saveFirst(int rounds) const;
+    // A copy of the first `rounds` boosting rounds (all of them: a whole copy), with no cache on a
+    // training matrix; its predictions from those rounds equal the original's.
+    std::unique_ptr<XgbBooster> first(int rounds) const;
     void load(const std::vector<char>& bytes);
 
 private:

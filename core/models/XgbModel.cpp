@@ -62,9 +62,9 @@ void XgbModel::train(std::span<const float> rows, std::size_t width, std::span<c
             break;
         }
     }
-    auto copy = std::make_shared<XgbBooster>();
-    copy->load(booster.boostedRounds() > bestRound + 1 ? booster.saveFirst(bestRound + 1) : booster.save());
-    // A saved model carries no run-time configuration: the copy needs its thread count again.
+    // A copy, not the booster itself: the copy has no cache on the training matrix, and a slice, unlike a
+    // model loaded from bytes, needs no parallel region (whose idle OpenMP threads would spin beside us).
+    std::shared_ptr<XgbBooster> copy = booster.first(bestRound + 1);
     copy->setParameters({{"nthread", std::to_string(m_settings.threads)}});
     std::lock_guard lock(m_mutex);
     m_rounds = copy->boostedRounds();

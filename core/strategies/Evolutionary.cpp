@@ -1,5 +1,7 @@
 #include "strategies/Evolutionary.h"
 
+#include "util/Concurrently.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -55,8 +57,8 @@ void Evolutionary::onModelReset() {
 }
 
 void Evolutionary::retrain() {
-    validity().update(observed());
-    m_cost->update(observed());
+    // The two models share nothing but the trials: they train at once (as xgb's do).
+    runConcurrently({[this] { validity().update(observed()); }, [this] { m_cost->update(observed()); }});
     m_bestLog = std::log(best()->measurement.objective);
 }
 

@@ -1,7 +1,11 @@
 #include "strategies/ModelGuidedSearch.h"
 
+#include "util/Concurrently.h"
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <future>
 #include <numeric>
 
 namespace ts {
@@ -81,13 +85,26 @@ void ModelGuidedSearch::onModelReset() {
     m_priorWeight = 1.0;
     m_lastList = {};
     m_lastListTraining.reset();
+    m_nextPool.reset();
 }
 
 void ModelGuidedSearch::retrain() {
-    validity().update(observed());
+    // The next batch's candidates do not depend on the models: they are drawn and encoded meanwhile (the
+    // batch after a retrain always scores a fresh pool).
+    std::future<Candidates> next = std::async(std::launch::async, [this] { return candidates(); });
+    trainModels();
+    m_nextPool = next.get();
+}
+
+void ModelGuidedSearch::trainModels() {
+    // The validity model and the regressors learn from the same trials and share nothing else: they train
+    // at once, each on a thread of its own (XGBoost seeds its generator per thread and round, so the models
+    // are those of a sequential run).
+    std::vector<std::function<void()>> training{[this] { validity().update(observed()); }};
     if (!prior()) {
         for (auto& member : m_ensemble)
-            member->update(observed());
+            training.push_back([this, &member] { member->update(observed()); });
+        runConcurrently(training);
         return;
     }
     std::vector<SearchSpace::Index> indices;
@@ -112,7 +129,8 @@ void ModelGuidedSearch::retrain() {
     m_residualShift = x.empty() ? 0.0 : sum / n;
     std::vector<double> base = baseLog(indices);
     for (auto& member : m_ensemble)
-        member->updateResidual(observed(), base);
+        training.push_back([this, &member, &base] { member->updateResidual(observed(), base); });
+    runConcurrently(training);
 }
 
 std::vector<double> ModelGuidedSearch::baseLog(std::span<const SearchSpace::Index> indices) const {
@@ -187,15 +205,18 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
     const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
     const double power = options().real("validity_power");
     // Stage one scores every candidate with the validity model and one regressor and a fixed spread.
-    std::vector<double> pValid = validityOf(features, pool.indices);
+    // The models predict at once, each on a thread of its own (as they train).
+    const bool trained = m_ensemble.front()->isTrained();
+    std::vector<double> pValid, residual;
+    runConcurrently({[&] { pValid = validityOf(features, pool.indices); },
+                     [&] {
+                         if (trained)
+                             residual = m_ensemble.front()->predictLog(pool.indices);
+                     }});
     std::vector<double> base = baseLog(pool.indices);
     std::vector<double> mean = base;
-    const bool trained = m_ensemble.front()->isTrained();
-    if (trained) {
-        std::vector<double> residual = m_ensemble.front()->predictLog(pool.indices);
-        for (std::size_t i = 0; i < mean.size(); ++i)
-            mean[i] += residual[i];
-    }
+    for (std::size_t i = 0; i < residual.size(); ++i)
+        mean[i] += residual[i];
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < pool.indices.size(); ++i)
         if (!isProposed(pool.indices[i]))
@@ -226,10 +247,14 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
         squares[i] = list.meanLog[i] * list.meanLog[i];
     if (trained && m_ensemble.size() > 1 && size > 0) {
         encode(list.indices); // once for the members below
+        std::vector<std::vector<double>> predictions(m_ensemble.size());
+        std::vector<std::function<void()>> predicting;
+        for (std::size_t k = 1; k < m_ensemble.size(); ++k)
+            predicting.push_back([&, k] { predictions[k] = m_ensemble[k]->predictLog(list.indices); });
+        runConcurrently(predicting);
         for (std::size_t k = 1; k < m_ensemble.size(); ++k) {
-            std::vector<double> prediction = m_ensemble[k]->predictLog(list.indices);
             for (std::size_t i = 0; i < size; ++i) {
-                double value = list.baseLog[i] + prediction[i];
+                double value = list.baseLog[i] + predictions[k][i];
                 list.meanLog[i] += value;
                 squares[i] += value * value;
             }
@@ -335,7 +360,8 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t coun
         if (rest.indices.size() >= count)
             return pick(rest, count);
     }
-    Candidates pool = candidates();
+    Candidates pool = m_nextPool ? std::move(*m_nextPool) : candidates();
+    m_nextPool.reset();
     Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * count));
     std::vector<SearchSpace::Index> proposed = pick(list, count);
     m_carried.assign(list.indices.begin(), list.indices.begin() + std::min(list.indices.size(), kCarried));
