@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <future>
 #include <numeric>
 
 namespace ts {
@@ -91,9 +90,7 @@ void ModelGuidedSearch::onModelReset() {
 void ModelGuidedSearch::retrain() {
     // The next batch's candidates do not depend on the models: they are drawn and encoded meanwhile (the
     // batch after a retrain always scores a fresh pool).
-    std::future<Candidates> next = std::async(std::launch::async, [this] { return candidates(); });
-    trainModels();
-    m_nextPool = next.get();
+    runConcurrently({[this] { trainModels(); }, [this] { m_nextPool = candidates(); }});
 }
 
 void ModelGuidedSearch::trainModels() {

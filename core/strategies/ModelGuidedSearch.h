@@ -74,9 +74,9 @@ private:
     // The last shortlist and the training it was scored with: asked again before anything new is observed
     // (another rank of an MPI job), the next picks come from it instead of scoring the pool again.
     Shortlist m_lastList;
+    std::optional<std::uint64_t> m_lastListTraining;
     // The candidates drawn while the models retrained, for the batch that follows.
     std::optional<Candidates> m_nextPool;
-    std::optional<std::uint64_t> m_lastListTraining;
     double m_residualShift = 0.0; // mean of log time minus the weighted prior over the Ok trials
     double m_priorWeight = 1.0;   // how much of the prior's prediction the regressors add to
 };
