@@ -572,6 +572,42 @@ private slots:
         QCOMPARE(log->updates, refitted);
     }
 
+    // Ranks that ask for one config at a time (`tune --mpi --batch-size 1`) get refits as often per result
+    // as one process (a batch's worth, observations / batch_growth up to batch_max), not one per result:
+    // the asks between two refits are answered from the last ranking.
+    void xgbRefitsPerBatchsWorthWhenAskedForOneAtATime() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        auto log = std::make_shared<NearestNeighbourModel::Log>();
+        StrategyContext context{&dataset.space, SpaceMode::Constrained, 5,
+                                registry().options("xgb", {{"epsilon", "0"}})};
+        context.costModel = [log](const CostModelRequest& request) {
+            return std::make_unique<NearestNeighbourModel>(*request.space, log);
+        };
+        auto search = registry().create("xgb");
+        search->reset(context);
+        drive(*search, dataset, 8, 128); // past the start-up: one process's batch is 8 here
+        std::vector<SearchSpace::Index> inFlight;
+        for (int rank = 0; rank < 8; ++rank) { // eight ranks ask for one config each
+            const std::vector<SearchSpace::Index> one = search->propose(1);
+            QCOMPARE(one.size(), std::size_t{1});
+            inFlight.push_back(one.front());
+        }
+        const std::size_t updates = log->updates;
+        for (int result = 0; result < 7; ++result) { // results come back one by one, each rank asks again
+            search->observe(std::vector<Trial>{fakeTrial(dataset, inFlight.front(), 2000 + result)});
+            inFlight.erase(inFlight.begin());
+            const std::vector<SearchSpace::Index> one = search->propose(1);
+            QCOMPARE(one.size(), std::size_t{1});
+            QVERIFY(std::find(inFlight.begin(), inFlight.end(), one.front()) == inFlight.end());
+            inFlight.push_back(one.front());
+            QCOMPARE(log->updates, updates); // fewer new results than a batch holds: no refit
+        }
+        search->observe(std::vector<Trial>{fakeTrial(dataset, inFlight.front(), 2007)});
+        inFlight.erase(inFlight.begin());
+        QCOMPARE(search->propose(1).size(), std::size_t{1});
+        QVERIFY(log->updates > updates); // the eighth result: refitted
+    }
+
     // `batch_draws`: by default (`in_flight`) only a batch proposed while others are in flight (an MPI job's
     // ranks) is drawn, so one process proposes exactly what `off` proposes, seed for seed; with configs in
     // flight the drawn batch differs from the ranking's top, and `always` draws in one process too.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ts {
 
@@ -112,10 +113,12 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
         return startupDraws(maxCount);
     std::size_t count = batchSize(maxCount);
     // With configs in flight (an MPI job's other batches), the models are refitted once they have heard as
-    // many new results as a batch holds, as often per result as in one process; until then a further batch
-    // comes from the models as they are. One process has nothing in flight when it proposes.
+    // many new results as one process's batch would hold at this point (however few configs this ask is
+    // for), so as often per result as in one process; until then further asks are answered from the models
+    // as they are. One process has nothing in flight when it proposes.
     const std::size_t pending = pendingCount();
-    const bool fewNews = pending > 0 && m_trainings > 0 && observed().size() < m_observedAtTraining + count;
+    const std::size_t cadence = batchSize(std::numeric_limits<std::size_t>::max());
+    const bool fewNews = pending > 0 && m_trainings > 0 && observed().size() < m_observedAtTraining + cadence;
     if (m_stale && !fewNews) {
         retrain();
         m_stale = false;

@@ -20,7 +20,8 @@ namespace ts {
 class ModelStrategyBase : public StrategyBase {
 public:
     // Start-up draws, then (after retraining when there are new observations; with configs in flight, once
-    // there are a batch's worth) a batch of batchSize(), cut to option in_flight_max with configs in
+    // there are as many as one process's batch would hold, whatever maxCount) a batch of batchSize(), cut
+    // to option in_flight_max with configs in
     // flight, from proposeBatch(), topped up with random unproposed configs when it comes out short.
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) final;
     std::optional<double> prediction(SearchSpace::Index index) const override;
