@@ -172,6 +172,20 @@ Trial fakeTrial(const Dataset& dataset, SearchSpace::Index index, std::int64_t n
     return t;
 }
 
+// `xgb` on a dataset's constrained space, reset with `options` and `seed`, whose cost models are
+// NearestNeighbourModels writing to `log` (how often they were updated and asked).
+std::unique_ptr<Strategy> xgbWithLoggedModels(const Dataset& dataset, std::uint64_t seed,
+                                              const std::map<std::string, std::string>& options,
+                                              std::shared_ptr<NearestNeighbourModel::Log> log) {
+    StrategyContext context{&dataset.space, SpaceMode::Constrained, seed, registry().options("xgb", options)};
+    context.costModel = [log](const CostModelRequest& request) {
+        return std::make_unique<NearestNeighbourModel>(*request.space, log);
+    };
+    auto search = registry().create("xgb");
+    search->reset(context);
+    return search;
+}
+
 // Drives a strategy the way a session does (without one), returning every proposed index in order.
 std::vector<SearchSpace::Index> drive(Strategy& strategy, const Dataset& dataset, std::size_t batch,
                                       std::size_t budget) {
@@ -492,13 +506,7 @@ private slots:
     void xgbAskedAgainWithoutNewsReusesItsRanking() {
         const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
         auto log = std::make_shared<NearestNeighbourModel::Log>();
-        StrategyContext context{&dataset.space, SpaceMode::Constrained, 4,
-                                registry().options("xgb", {{"epsilon", "0"}})};
-        context.costModel = [log](const CostModelRequest& request) {
-            return std::make_unique<NearestNeighbourModel>(*request.space, log);
-        };
-        auto search = registry().create("xgb");
-        search->reset(context);
+        auto search = xgbWithLoggedModels(dataset, 4, {{"epsilon", "0"}}, log);
         drive(*search, dataset, 8, 64); // past the start-up, batches of 4
         const std::size_t before = log->predictions;
         const std::vector<SearchSpace::Index> first = search->propose(4);
@@ -536,13 +544,7 @@ private slots:
     void xgbInFlightCapAndRefitCadence() {
         const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
         auto log = std::make_shared<NearestNeighbourModel::Log>();
-        StrategyContext context{&dataset.space, SpaceMode::Constrained, 5,
-                                registry().options("xgb", {{"epsilon", "0"}, {"in_flight_max", "6"}})};
-        context.costModel = [log](const CostModelRequest& request) {
-            return std::make_unique<NearestNeighbourModel>(*request.space, log);
-        };
-        auto search = registry().create("xgb");
-        search->reset(context);
+        auto search = xgbWithLoggedModels(dataset, 5, {{"epsilon", "0"}, {"in_flight_max", "6"}}, log);
         drive(*search, dataset, 8, 128); // past the start-up: batches of 8 (128 / batch_growth 16)
         auto heard = [&](std::span<const SearchSpace::Index> indices) {
             std::vector<Trial> trials;
@@ -578,13 +580,7 @@ private slots:
     void xgbRefitsPerBatchsWorthWhenAskedForOneAtATime() {
         const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
         auto log = std::make_shared<NearestNeighbourModel::Log>();
-        StrategyContext context{&dataset.space, SpaceMode::Constrained, 5,
-                                registry().options("xgb", {{"epsilon", "0"}})};
-        context.costModel = [log](const CostModelRequest& request) {
-            return std::make_unique<NearestNeighbourModel>(*request.space, log);
-        };
-        auto search = registry().create("xgb");
-        search->reset(context);
+        auto search = xgbWithLoggedModels(dataset, 5, {{"epsilon", "0"}}, log);
         drive(*search, dataset, 8, 128); // past the start-up: one process's batch is 8 here
         std::vector<SearchSpace::Index> inFlight;
         for (int rank = 0; rank < 8; ++rank) { // eight ranks ask for one config each
