@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace ts {
 
@@ -111,14 +110,15 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
         return {};
     if (inStartup())
         return startupDraws(maxCount);
-    std::size_t count = batchSize(maxCount);
+    const std::size_t fullBatch = batchSize();
+    std::size_t count = std::min(fullBatch, maxCount);
     // With configs in flight (an MPI job's other batches), the models are refitted once they have heard as
-    // many new results as one process's batch would hold at this point (however few configs this ask is
-    // for), so as often per result as in one process; until then further asks are answered from the models
-    // as they are. One process has nothing in flight when it proposes.
+    // many new results as a batch holds (however few configs this ask is for), so as often per result as in
+    // one process; until then further asks are answered from the models as they are. One process has
+    // nothing in flight when it proposes.
     const std::size_t pending = pendingCount();
-    const std::size_t cadence = batchSize(std::numeric_limits<std::size_t>::max());
-    const bool fewNews = pending > 0 && m_trainings > 0 && observed().size() < m_observedAtTraining + cadence;
+    const bool fewNews =
+        pending > 0 && m_trainings > 0 && observed().size() < m_observedAtTraining + fullBatch;
     if (m_stale && !fewNews) {
         retrain();
         m_stale = false;
@@ -207,10 +207,10 @@ bool ModelStrategyBase::inStartup() const {
            observed().size() < static_cast<std::size_t>(options().integer("startup_min")) || !best();
 }
 
-std::size_t ModelStrategyBase::batchSize(std::size_t maxCount) const {
+std::size_t ModelStrategyBase::batchSize() const {
     auto growth = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_growth")));
     auto largest = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_max")));
-    return std::min(std::clamp<std::size_t>(observed().size() / growth, 1, largest), maxCount);
+    return std::clamp<std::size_t>(observed().size() / growth, 1, largest);
 }
 
 std::vector<SearchSpace::Index> ModelStrategyBase::startupDraws(std::size_t maxCount) {

@@ -20,9 +20,9 @@ namespace ts {
 class ModelStrategyBase : public StrategyBase {
 public:
     // Start-up draws, then (after retraining when there are new observations; with configs in flight, once
-    // there are as many as one process's batch would hold, whatever maxCount) a batch of batchSize(), cut
-    // to option in_flight_max with configs in
-    // flight, from proposeBatch(), topped up with random unproposed configs when it comes out short.
+    // there are batchSize() of them, whatever maxCount) a batch of batchSize() up to maxCount, cut to option
+    // in_flight_max with configs in flight, from proposeBatch(), topped up with random unproposed configs
+    // when it comes out short.
     std::vector<SearchSpace::Index> propose(std::size_t maxCount) final;
     std::optional<double> prediction(SearchSpace::Index index) const override;
     bool usesCostModel() const final { return true; }
@@ -50,8 +50,8 @@ protected:
     // Random draws for the start-up; each is the likeliest valid of a few random candidates once the
     // classifier can be trained, so a mostly invalid space does not eat the start-up budget.
     std::vector<SearchSpace::Index> startupDraws(std::size_t maxCount);
-    // observations / batch_growth, between 1 and batch_max and at most maxCount.
-    std::size_t batchSize(std::size_t maxCount) const;
+    // observations / batch_growth, between 1 and batch_max: one process's batch at this point.
+    std::size_t batchSize() const;
     // How many times the models were retrained: a proposal asked for again at the same count comes from
     // models that have heard nothing new.
     std::uint64_t trainings() const { return m_trainings; }
