@@ -11,14 +11,15 @@ workload: `workload tune --mpi` of the replay demo (five tasks on three GPU mode
 quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per dataset: mean fraction of the
          dataset's optimum at 25/50/100/200/400 evaluations. One measuring rank deals one batch at a time,
          which is exactly the loop of a single process, so the 1-rank side runs without MPI (checked against
-         an MPI run with one measuring rank for the first seed of the first dataset).
+         an MPI run with one measuring rank for the first seed of the first dataset). Each mean comes with its
+         standard error, from the spread of the runs within each dataset.
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3] [--batches 10]
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
                                [--option KEY=VALUE ...]
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
-                               [--option KEY=VALUE ...] [--eight-only | --one-only]
+                               [--option KEY=VALUE ...] [--eight-only | --one-only] [--dump FILE.json]
 """
 import argparse
 import glob
@@ -144,6 +145,7 @@ def quality(args):
     print("| dataset | ranks | " + " | ".join(str(b) for b in BUDGETS) + " |")
     print("|---|---|" + "---|" * len(BUDGETS))
     totals = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
+    per_dataset = {1: {}, 8: {}}  # side -> dataset -> per budget, every seed's fraction
     sides = [8] if args.eight_only else [1] if args.one_only else [1, 8]  # the rows printed
     disorder = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -175,14 +177,30 @@ def quality(args):
                         rows[ranks][i].append(value)
                         totals[ranks][i].append(value)
             for ranks in sides:
+                per_dataset[ranks][os.path.basename(dataset)] = rows[ranks]
                 cells = " | ".join(f"{statistics.mean(v):.3f}" for v in rows[ranks])
                 print(f"| {os.path.basename(dataset)} | {ranks} | {cells} |", flush=True)
+    # The spread of the runs within each dataset gives the standard error of a mean over the datasets (each
+    # weighs the same; the datasets are fixed, so their differences add no error). The 8 - 1 row's error
+    # takes the two sides as independent.
+    def variance_of_mean(ranks, i):
+        sets = per_dataset[ranks]
+        return sum(statistics.variance(v[i]) / len(v[i]) for v in sets.values() if len(v[i]) > 1) / len(sets) ** 2
+
     for ranks in sides:
         cells = " | ".join(f"{statistics.mean(v):.3f}" for v in totals[ranks])
         print(f"| mean of {len(datasets)} | {ranks} | {cells} |")
+        cells = " | ".join(f"{variance_of_mean(ranks, i) ** 0.5:.3f}" for i in range(len(BUDGETS)))
+        print(f"| its standard error | {ranks} | {cells} |")
     if sides == [1, 8]:
         diff = " | ".join(f"{statistics.mean(a) - statistics.mean(b):+.3f}" for a, b in zip(totals[8], totals[1]))
         print(f"| 8 ranks - 1 rank | | {diff} |")
+        error = " | ".join(f"{(variance_of_mean(1, i) + variance_of_mean(8, i)) ** 0.5:.3f}"
+                           for i in range(len(BUDGETS)))
+        print(f"| its standard error | | {error} |")
+    if args.dump:
+        with open(args.dump, "w") as out:
+            json.dump({"budgets": BUDGETS, "runs": {str(ranks): per_dataset[ranks] for ranks in sides}}, out)
     if disorder:
         print(f"# 8 ranks: {100 * statistics.mean(disorder):.0f} % of the batches came back before a batch dealt "
               f"earlier (mean over the runs)")
@@ -204,6 +222,7 @@ def main():
     sides.add_argument("--eight-only", action="store_true", help="quality: only the 8 ranks (no 1-rank rows)")
     sides.add_argument("--one-only", action="store_true",
                        help="quality: only the single process (no MPI), e.g. to see what --option does there")
+    parser.add_argument("--dump", help="quality: write every run's fractions (per side, dataset and budget) to this JSON file")
     parser.add_argument("--runs", default="random_sample:8,default:8,default:16",
                         help="scaling: strategy:batch size pairs, comma-separated")
     args = parser.parse_args()
