@@ -19,7 +19,8 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
                                [--option KEY=VALUE ...]
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
   scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
-                               [--option KEY=VALUE ...] [--eight-only | --one-only] [--dump FILE.json]
+                               [--option KEY=VALUE ...] [--eight-only | --one-only | --reference DUMP.json]
+                               [--simulate] [--dump FILE.json]
 """
 import argparse
 import glob
@@ -36,10 +37,13 @@ BUDGETS = [25, 50, 100, 200, 400]
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
 
 
-def tune(cli, ranks, arguments, db):
-    """Runs one session (on `ranks` measuring ranks; 0: a single process) and returns its --json result."""
+def tune(cli, ranks, arguments, db, simulate=False):
+    """Runs one session (on `ranks` measuring ranks; 0: a single process) and returns its --json result.
+    simulate: the ranks simulated in one process (tune --simulate-ranks) instead of an MPI job."""
     command = [cli, "tune"] + arguments + ["--db", db, "--json"]
-    if ranks > 0:
+    if ranks > 0 and simulate:
+        command += ["--simulate-ranks", str(ranks)]
+    elif ranks > 0:
         command = MPIRUN + ["-np", str(ranks + 1)] + command + ["--mpi"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -137,15 +141,25 @@ def fractions(result):
 def quality(args):
     datasets = sorted(args.datasets or glob.glob(os.path.join(ROOT, "resources/datasets/*.json.gz")))
     datasets = [d for d in datasets if d.endswith(".json.gz")]
+    reference = None  # dataset -> per budget, every seed's fraction: the 1-rank side of an earlier --dump
+    if args.reference:
+        with open(args.reference) as f:
+            dumped = json.load(f)
+        if dumped.get("budgets") != BUDGETS or "1" not in dumped.get("runs", {}):
+            sys.exit(f"bench_mpi: {args.reference} is not a --dump with 1-rank runs at {BUDGETS} evaluations.")
+        reference = dumped["runs"]["1"]
     if args.one_only:
         print(f"# quality: default strategy, {args.seeds} seeds, one process (no MPI), batch size {args.batch_size}")
     else:
         print(f"# quality: default strategy, {args.seeds} seeds, {args.delay_ms:g} ms per measurement on the 8 "
-              f"ranks, batch size {args.batch_size} on the 8 ranks (8 on one)")
+              f"ranks{' (simulated: tune --simulate-ranks 8)' if args.simulate else ''}, batch size "
+              f"{args.batch_size} on the 8 ranks (8 on one{', from ' + args.reference if args.reference else ''})")
     print("| dataset | ranks | " + " | ".join(str(b) for b in BUDGETS) + " |")
     print("|---|---|" + "---|" * len(BUDGETS))
     totals = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
     per_dataset = {1: {}, 8: {}}  # side -> dataset -> per budget, every seed's fraction
+    if args.reference and (args.eight_only or args.one_only):
+        sys.exit("bench_mpi: --reference gives the 1-rank side to compare with; it does not go with --eight-only or --one-only.")
     sides = [8] if args.eight_only else [1] if args.one_only else [1, 8]  # the rows printed
     disorder = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,21 +172,29 @@ def quality(args):
                 if args.one_only:  # --batch-size is then the single process's
                     plan += ["--batch-size", str(args.batch_size)]
                 one = ({"best": {"objective_ms": 1, "fraction_of_optimum": 1}, "convergence": []}
-                       if args.eight_only else tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db")))
+                       if args.eight_only or reference else tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db")))
                 if args.one_only:
                     for i, value in enumerate(fractions(one)):
                         rows[1][i].append(value)
                         totals[1][i].append(value)
                     continue
                 plan += ["--batch-size", str(args.batch_size)]  # the 8 ranks' (the 1-rank side keeps 8)
-                if d == 0 and seed == 0 and args.batch_size == 8 and not args.eight_only:  # the single-process loop
+                if d == 0 and seed == 0 and args.batch_size == 8 and not (args.eight_only or reference or args.simulate):
                     check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
                     if check["convergence"] != one["convergence"]:
                         sys.exit("bench_mpi: one measuring rank did not reproduce the single-process run")
                 eight_db = os.path.join(tmp, f"eight-{d}-{seed}.db")
-                eight = tune(args.cli, 8, plan + ["--replay-delay-ms", str(args.delay_ms)], eight_db)
+                eight = tune(args.cli, 8, plan + ["--replay-delay-ms", str(args.delay_ms)], eight_db, args.simulate)
                 disorder.append(out_of_order(eight_db))
                 for ranks, result in [(1, one), (8, eight)]:
+                    if ranks == 1 and reference:
+                        name = os.path.basename(dataset)
+                        if name not in reference or len(reference[name][0]) <= seed:
+                            sys.exit(f"bench_mpi: {args.reference} has no 1-rank run of {name} with seed {seed}.")
+                        for i in range(len(BUDGETS)):
+                            rows[1][i].append(reference[name][i][seed])
+                            totals[1][i].append(reference[name][i][seed])
+                        continue
                     for i, value in enumerate(fractions(result)):
                         rows[ranks][i].append(value)
                         totals[ranks][i].append(value)
@@ -222,6 +244,9 @@ def main():
     sides.add_argument("--eight-only", action="store_true", help="quality: only the 8 ranks (no 1-rank rows)")
     sides.add_argument("--one-only", action="store_true",
                        help="quality: only the single process (no MPI), e.g. to see what --option does there")
+    parser.add_argument("--simulate", action="store_true",
+                        help="quality: the 8 ranks simulated in one process (tune --simulate-ranks 8), not an MPI job")
+    parser.add_argument("--reference", help="quality: the 1-rank side from this earlier --dump (same seeds), not run again")
     parser.add_argument("--dump", help="quality: write every run's fractions (per side, dataset and budget) to this JSON file")
     parser.add_argument("--runs", default="random_sample:8,default:8,default:16",
                         help="scaling: strategy:batch size pairs, comma-separated")

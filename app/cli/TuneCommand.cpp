@@ -10,6 +10,7 @@
 #include "records/RecordStore.h"
 #include "session/ModelQualityTracker.h"
 #include "session/PreparedSession.h"
+#include "session/SimulatedRanksPool.h"
 #include "space/SpaceMode.h"
 #include "strategies/StrategyRegistry.h"
 #include "trial/BestSoFar.h"
@@ -40,7 +41,8 @@ struct TuneOptions {
     double dbWait = 60.0;           // --db-wait: seconds a write waits for another process's lock
     std::vector<std::string> sizes; // --size, repeatable: several sizes are tuned as one workload
     std::string scheduler = "gradient";
-    bool mpi = false; // --mpi: this process is a rank of an MPI job
+    bool mpi = false;              // --mpi: this process is a rank of an MPI job
+    std::size_t simulateRanks = 0; // --simulate-ranks: replay as that many measuring ranks would
 };
 
 std::filesystem::path databasePath(const TuneOptions& o) {
@@ -199,7 +201,7 @@ void sayIgnoredOnResume(const CLI::App& cmd) {
         const std::string name = option->get_name();
         if (option->count() == 0 || name == "--resume" || name == "--time-limit" || name == "--db" ||
             name == "--json" || name == "--log-trials" || name == "--db-wait" || name == "--help" ||
-            name == "--mpi")
+            name == "--mpi" || name == "--simulate-ranks")
             continue;
         ignored += (ignored.empty() ? "" : ", ") + name;
     }
@@ -228,6 +230,12 @@ void runSizesAsWorkload(const TuneOptions& o, MpiJob& mpi) {
 // tune and tune --resume: the plan made into a session by core, run with the CLI's observers (progress and
 // Ctrl-C, --log-trials, the model's quality) and its result printed.
 void runTune(const TuneOptions& o, const CLI::App& cmd) {
+    if (o.simulateRanks > 0 && o.mpi)
+        throw Error(
+            "--simulate-ranks stands in for the measuring ranks of an MPI job, so it does not go with "
+            "--mpi.");
+    if (o.simulateRanks > 0 && o.sizes.size() > 1)
+        throw Error("--simulate-ranks replays one dataset; it does not go with several --size.");
     MpiJob mpi(o.mpi);
     if (mpi.servedAsMeasuringRank())
         return;
@@ -266,6 +274,12 @@ void runTune(const TuneOptions& o, const CLI::App& cmd) {
     session.addObserver(&quality);
     session.addObserver(&printer);
     MeasurePool* pool = mpi.pool(*prepared); // before open(): a rank that cannot measure records nothing
+    std::unique_ptr<SimulatedRanksPool> simulated;
+    if (o.simulateRanks > 0) {
+        simulated =
+            std::make_unique<SimulatedRanksPool>(prepared->plan(), prepared->space(), o.simulateRanks);
+        pool = simulated.get();
+    }
     stopIfInterruptedBeforeStart();
     const std::int64_t sessionId = prepared->open();
     if (InterruptSignals::received() != 0)
@@ -319,6 +333,12 @@ void addTuneCommand(CLI::App& app) {
         "--mpi", o->mpi,
         "Run as one rank of an MPI job (mpirun -np N tunescope-cli tune ... --mpi): rank 0 runs the "
         "session and records it, every other rank measures (docs/cluster.md)");
+    cmd->add_option(
+           "--simulate-ranks", o->simulateRanks,
+           "Replay as this many measuring ranks of an MPI job would measure, each replayed measurement "
+           "taking --replay-delay-ms on a simulated clock instead of being slept: the strategy sees "
+           "the results in the order, and with the configs in flight, of such a job")
+        ->check(CLI::Range(1, 4096));
     cmd->add_option("--replay-delay-ms", plan.replayDelayMs,
                     "Replay: wall time (ms) each replayed measurement takes, slept, as a real one would");
     cmd->add_option("--prior", plan.priors,
