@@ -12,7 +12,9 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
          dataset's optimum at 25/50/100/200/400 evaluations. One measuring rank deals one batch at a time,
          which is exactly the loop of a single process, so the 1-rank side runs without MPI (checked against
          an MPI run with one measuring rank for the first seed of the first dataset). Each mean comes with its
-         standard error, from the spread of the runs within each dataset.
+         standard error, from the spread of the runs within each dataset. --simulate: the 8 ranks simulated
+         in one process (tune --simulate-ranks 8) instead of an MPI job; --reference DUMP: the 1-rank side
+         from an earlier --dump with the same seeds instead of run again.
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3] [--batches 10]
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)

@@ -3,7 +3,6 @@
 #include "util/Error.h"
 
 #include <algorithm>
-#include <fmt/format.h>
 
 namespace ts {
 
