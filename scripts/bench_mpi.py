@@ -20,7 +20,7 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
                                [--option KEY=VALUE ...]
   scripts/bench_mpi.py workload [--delay-ms 50] [--repeats 3]
-  scripts/bench_mpi.py quality [--seeds 30] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
+  scripts/bench_mpi.py quality [--seeds 30] [--first-seed 0] [--delay-ms 50] [--batch-size 8] [--datasets resources/datasets/*.json.gz]
                                [--option KEY=VALUE ...] [--eight-only | --one-only | --reference DUMP.json]
                                [--simulate] [--dump FILE.json]
 """
@@ -167,7 +167,7 @@ def quality(args):
     with tempfile.TemporaryDirectory() as tmp:
         for d, dataset in enumerate(datasets):
             rows = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
-            for seed in range(args.seeds):
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
                 plan = ["--dataset", dataset, "--seed", str(seed), "--budget", str(BUDGETS[-1])]
                 for option in args.option or []:
                     plan += ["--option", option]
@@ -181,7 +181,7 @@ def quality(args):
                         totals[1][i].append(value)
                     continue
                 plan += ["--batch-size", str(args.batch_size)]  # the 8 ranks' (the 1-rank side keeps 8)
-                if d == 0 and seed == 0 and args.batch_size == 8 and not (args.eight_only or reference or args.simulate):
+                if d == 0 and seed == args.first_seed and args.batch_size == 8 and not (args.eight_only or reference or args.simulate):
                     check = tune(args.cli, 1, plan, os.path.join(tmp, "check.db"))
                     if check["convergence"] != one["convergence"]:
                         sys.exit("bench_mpi: one measuring rank did not reproduce the single-process run")
@@ -191,11 +191,12 @@ def quality(args):
                 for ranks, result in [(1, one), (8, eight)]:
                     if ranks == 1 and reference:
                         name = os.path.basename(dataset)
-                        if name not in reference or len(reference[name][0]) <= seed:
+                        at = seed - args.first_seed  # the dump holds the same seeds, in order
+                        if name not in reference or len(reference[name][0]) <= at:
                             sys.exit(f"bench_mpi: {args.reference} has no 1-rank run of {name} with seed {seed}.")
                         for i in range(len(BUDGETS)):
-                            rows[1][i].append(reference[name][i][seed])
-                            totals[1][i].append(reference[name][i][seed])
+                            rows[1][i].append(reference[name][i][at])
+                            totals[1][i].append(reference[name][i][at])
                         continue
                     for i, value in enumerate(fractions(result)):
                         rows[ranks][i].append(value)
@@ -238,6 +239,7 @@ def main():
     parser.add_argument("--batches", type=int, default=10, help="scaling: batches per measuring rank")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=30)
+    parser.add_argument("--first-seed", type=int, default=0, help="quality: the seeds are first-seed .. first-seed + seeds - 1")
     parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--batch-size", type=int, default=8, help="quality: the 8 ranks' batch size (with --one-only: the single process's)")
     parser.add_argument("--option", action="append",
