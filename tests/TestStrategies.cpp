@@ -506,7 +506,7 @@ private slots:
     void xgbAskedAgainWithoutNewsReusesItsRanking() {
         const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
         auto log = std::make_shared<NearestNeighbourModel::Log>();
-        auto search = xgbWithLoggedModels(dataset, 4, {{"epsilon", "0"}}, log);
+        auto search = xgbWithLoggedModels(dataset, 4, {{"epsilon", "0"}, {"in_flight_local", "0"}}, log);
         drive(*search, dataset, 8, 64); // past the start-up, batches of 4
         const std::size_t before = log->predictions;
         const std::vector<SearchSpace::Index> first = search->propose(4);
@@ -602,6 +602,53 @@ private slots:
         inFlight.erase(inFlight.begin());
         QCOMPARE(search->propose(1).size(), std::size_t{1});
         QVERIFY(log->updates > updates); // the eighth result: refitted
+    }
+
+    // `in_flight_local`: with configs in flight (an MPI job's ranks), that share of the picks goes to the
+    // unproposed neighbours of the best config so far, kept from ask to ask; one process, which has nothing
+    // in flight when it proposes, proposes exactly what it does without the option.
+    void xgbTakesNeighboursOfTheBestWithConfigsInFlight() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        const auto make = [&](const std::string& share) {
+            auto search = registry().create("xgb");
+            search->reset({&dataset.space, SpaceMode::Constrained, 7,
+                           registry().options("xgb", {{"epsilon", "0"}, {"in_flight_local", share}}),
+                           nullptr});
+            return search;
+        };
+        auto all = make("1"), half = make("0.5"), none = make("0");
+        const std::vector<SearchSpace::Index> alone = drive(*all, dataset, 8, 128);
+        QCOMPARE(drive(*half, dataset, 8, 128), alone);
+        QCOMPARE(drive(*none, dataset, 8, 128), alone);
+        SearchSpace::Index best = alone.front();
+        const auto time = [&](SearchSpace::Index index) { // +inf unless measured Ok
+            auto it = dataset.entries.find(index);
+            return it != dataset.entries.end() && it->second.status == MeasureStatus::Ok
+                       ? it->second.objective
+                       : std::numeric_limits<double>::infinity();
+        };
+        for (SearchSpace::Index index : alone)
+            if (time(index) < time(best))
+                best = index;
+        const std::vector<SearchSpace::Index> around =
+            dataset.space.neighbours(best, Neighbourhood::Hamming, SpaceMode::Constrained);
+        const auto nextToBest = [&](SearchSpace::Index index) {
+            return std::find(around.begin(), around.end(), index) != around.end();
+        };
+        QVERIFY(around.size() >= 8);
+        // Eight ranks ask for one config each, nothing heard in between: the first ask has nothing in flight.
+        std::vector<SearchSpace::Index> everyPick, halfPicks;
+        for (int rank = 0; rank < 8; ++rank) {
+            everyPick.push_back(all->propose(1).at(0));
+            halfPicks.push_back(half->propose(1).at(0));
+        }
+        QCOMPARE(everyPick.front(), halfPicks.front());
+        QVERIFY(std::all_of(everyPick.begin() + 1, everyPick.end(), nextToBest));
+        std::set<SearchSpace::Index> distinct(everyPick.begin(), everyPick.end());
+        QCOMPARE(distinct.size(), everyPick.size());
+        // Half of the seven asks with configs in flight, the credit carried: the 3rd, 5th and 7th.
+        for (std::size_t ask : {2, 4, 6})
+            QVERIFY(nextToBest(halfPicks[ask]));
     }
 
     // `batch_draws`: by default (`in_flight`) only a batch proposed while others are in flight (an MPI job's

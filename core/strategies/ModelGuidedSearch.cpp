@@ -66,6 +66,10 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
         "Batch slots drawn: each the best expected improvement at a mean drawn from the ensemble's spread "
         "(Thompson-style): every slot of a batch proposed while other configs are in flight (an MPI job's "
         "ranks), the slots after the first of every batch (always), or none (the ranking's top)"));
+    table.push_back(OptionSpec::real(
+        "in_flight_local", "0.3", 0.0, 1.0,
+        "Share of the picks made while other configs are in flight (an MPI job's ranks) that take the "
+        "unproposed Hamming neighbour of the best config so far with the best score, undrawn (0: none)"));
     table.push_back(OptionSpec::integer(
         "pool", "16384", 1, 1 << 22,
         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"));
@@ -85,6 +89,7 @@ void ModelGuidedSearch::onModelReset() {
     m_lastList = {};
     m_lastListTraining.reset();
     m_nextPool.reset();
+    m_localCredit = 0.0;
 }
 
 void ModelGuidedSearch::retrain() {
@@ -341,7 +346,40 @@ std::vector<std::size_t> ModelGuidedSearch::drawnOrder(const Shortlist& list, st
     return order;
 }
 
+void ModelGuidedSearch::pickNextToBest(std::vector<SearchSpace::Index>& batch) {
+    // One process refines around each new best at its next batch: the best config's neighbours join the
+    // pool and the undrawn ranking takes them. With configs in flight every slot is drawn, and the draws go
+    // to what the models are unsure of, which is rarely next to the best; these picks make up for that.
+    std::vector<SearchSpace::Index> around;
+    for (SearchSpace::Index n : space().neighbours(best()->index, Neighbourhood::Hamming, mode()))
+        if (!isProposed(n))
+            around.push_back(n);
+    if (around.empty())
+        return;
+    std::shared_ptr<const XgbMatrix> features = encode(around);
+    Shortlist list = shortlist({around, std::move(features)}, around.size());
+    if (list.indices.empty())
+        return;
+    std::size_t top = std::max_element(list.score.begin(), list.score.end()) - list.score.begin();
+    takeSlot(batch, list.indices[top], std::exp(list.meanLog[top]));
+}
+
 std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t count) {
+    std::vector<SearchSpace::Index> batch;
+    if (pendingCount() > 0 && best()) {
+        // The share is kept over the asks, so ranks that ask for one config at a time get it too.
+        m_localCredit += options().real("in_flight_local") * double(count);
+        for (; m_localCredit >= 1.0 && batch.size() < count; m_localCredit -= 1.0)
+            pickNextToBest(batch);
+    }
+    if (batch.size() < count) {
+        std::vector<SearchSpace::Index> ranked = rankedPicks(count - batch.size());
+        batch.insert(batch.end(), ranked.begin(), ranked.end());
+    }
+    return batch;
+}
+
+std::vector<SearchSpace::Index> ModelGuidedSearch::rankedPicks(std::size_t count) {
     if (m_lastListTraining == trainings()) {
         // Nothing new was observed since the last batch (it went to another slot): the same ranking's next
         // unproposed entries; the picks keep off the configs in flight as before.
@@ -359,6 +397,7 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::proposeBatch(std::size_t coun
     }
     Candidates pool = m_nextPool ? std::move(*m_nextPool) : candidates();
     m_nextPool.reset();
+    reuse(pool.indices, pool.features ? pool.features : m_domainFeatures); // encoded before a local pick
     Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * count));
     std::vector<SearchSpace::Index> proposed = pick(list, count);
     m_carried.assign(list.indices.begin(), list.indices.begin() + std::min(list.indices.size(), kCarried));

@@ -18,7 +18,8 @@ namespace ts {
 // batch kept apart). Candidates are the whole domain when it is small enough to score at once, and otherwise
 // a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow with the
 // evidence. A batch proposed while others are in flight (an MPI job's ranks) draws its slots at means drawn
-// from the ensemble's spread (option `batch_draws`).
+// from the ensemble's spread (option `batch_draws`), except a share (option `in_flight_local`) that takes the
+// best-scored neighbours of the best config so far.
 //
 // With a transfer prior (measurements of the same kernel elsewhere) there is no random start: the regressors
 // learn the residual of this device's log time over the prior's prediction, the validity classifier's
@@ -45,11 +46,19 @@ private:
     void onModelReset() override;
     void retrain() override;
     void trainModels();
+    // With configs in flight, option in_flight_local's share of the picks from pickNextToBest(); the rest
+    // (all of them in one process) from rankedPicks().
     std::vector<SearchSpace::Index> proposeBatch(std::size_t count) override;
+    // Up to `count` picks from the ranking of the candidates (the last ranking again when nothing new was
+    // heard since it was made), drawn or not (pick).
+    std::vector<SearchSpace::Index> rankedPicks(std::size_t count);
     Candidates candidates();
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
+    // Adds the unproposed Hamming neighbour of the best config so far with the best score (the models
+    // undrawn), if any is left, to `batch` with its predicted time.
+    void pickNextToBest(std::vector<SearchSpace::Index>& batch);
     // What every candidate is ranked by: P(valid) ^ power x expected improvement of log time over the best.
     static double acquisition(double pValid, double power, double meanLog, double sd, double bestLog);
     // Option `batch_draws`: whether this batch's slots are drawn (see drawnOrder).
@@ -77,6 +86,7 @@ private:
     std::optional<std::uint64_t> m_lastListTraining;
     // The candidates drawn while the models retrained, for the batch that follows.
     std::optional<Candidates> m_nextPool;
+    double m_localCredit = 0.0;   // local picks owed (option in_flight_local), carried from ask to ask
     double m_residualShift = 0.0; // mean of log time minus the weighted prior over the Ok trials
     double m_priorWeight = 1.0;   // how much of the prior's prediction the regressors add to
 };

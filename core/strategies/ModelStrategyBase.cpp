@@ -142,6 +142,11 @@ bool ModelStrategyBase::fillSlot(std::vector<SearchSpace::Index>& batch, SearchS
         batch.insert(batch.end(), random.begin(), random.end());
         return false;
     }
+    return takeSlot(batch, index, predictedMs);
+}
+
+bool ModelStrategyBase::takeSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
+                                 std::optional<double> predictedMs) {
     if (!markProposed(index))
         return false;
     if (predictedMs)

@@ -76,6 +76,10 @@ protected:
     // `index` was taken.
     bool fillSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
                   std::optional<double> predictedMs);
+    // Fills one batch slot with `index` unless it was proposed before, recording its predicted time when
+    // there is one (fillSlot without the epsilon). True when `index` was taken.
+    bool takeSlot(std::vector<SearchSpace::Index>& batch, SearchSpace::Index index,
+                  std::optional<double> predictedMs);
     // A batch of up to `count` from `ranked` (best first, with their predicted times), slot by slot through
     // fillSlot: a first pass keeps the picks at least `distance` parameters apart (Hamming distance), a
     // second fills what that left open.
