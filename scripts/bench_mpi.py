@@ -12,9 +12,10 @@ quality: the default strategy on 1 and on 8 measuring ranks, --seeds seeds per d
          dataset's optimum at 25/50/100/200/400 evaluations. One measuring rank deals one batch at a time,
          which is exactly the loop of a single process, so the 1-rank side runs without MPI (checked against
          an MPI run with one measuring rank for the first seed of the first dataset). Each mean comes with its
-         standard error, from the spread of the runs within each dataset. --simulate: the 8 ranks simulated
-         in one process (tune --simulate-ranks 8) instead of an MPI job; --reference DUMP: the 1-rank side
-         from an earlier --dump with the same seeds instead of run again.
+         standard error, from the spread of the runs within each dataset; each side run here also gets the
+         share of its first 100 trials one parameter away from the best recorded before them. --simulate: the
+         8 ranks simulated in one process (tune --simulate-ranks 8) instead of an MPI job; --reference DUMP:
+         the 1-rank side from an earlier --dump with the same seeds instead of run again.
 
   scripts/bench_mpi.py scaling [--cli build/app/cli/tunescope-cli] [--delay-ms 50] [--repeats 3] [--batches 10]
                                [--runs random_sample:8,default:8,default:16]   (strategy:batch size)
@@ -129,6 +130,21 @@ def out_of_order(db):
     return late / max(len(order), 1)
 
 
+def next_to_best(db, first=100):
+    """Share of the first `first` trials (in the order recorded) one parameter away from the best of the
+    trials recorded before them: how much a run refines around its best."""
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT config, status, objective FROM trials ORDER BY number LIMIT ?", (first,)).fetchall()
+    best, best_time, near = None, None, 0
+    for text, status, objective in rows:
+        config = json.loads(text)
+        if best is not None:
+            near += sum(1 for key in config if config[key] != best.get(key)) == 1
+        if status == "ok" and (best_time is None or objective < best_time):
+            best, best_time = config, objective
+    return near / max(len(rows), 1)
+
+
 def fractions(result):
     """Fraction of the optimum at each budget, from tune --json's convergence."""
     best = result["best"]
@@ -164,6 +180,7 @@ def quality(args):
         sys.exit("bench_mpi: --reference gives the 1-rank side to compare with; it does not go with --eight-only or --one-only.")
     sides = [8] if args.eight_only else [1] if args.one_only else [1, 8]  # the rows printed
     disorder = []
+    near = {1: [], 8: []}  # per run, next_to_best
     with tempfile.TemporaryDirectory() as tmp:
         for d, dataset in enumerate(datasets):
             rows = {1: [[] for _ in BUDGETS], 8: [[] for _ in BUDGETS]}
@@ -173,8 +190,11 @@ def quality(args):
                     plan += ["--option", option]
                 if args.one_only:  # --batch-size is then the single process's
                     plan += ["--batch-size", str(args.batch_size)]
+                one_db = os.path.join(tmp, f"one-{d}-{seed}.db")
                 one = ({"best": {"objective_ms": 1, "fraction_of_optimum": 1}, "convergence": []}
-                       if args.eight_only or reference else tune(args.cli, 0, plan, os.path.join(tmp, f"one-{d}-{seed}.db")))
+                       if args.eight_only or reference else tune(args.cli, 0, plan, one_db))
+                if not (args.eight_only or reference):
+                    near[1].append(next_to_best(one_db))
                 if args.one_only:
                     for i, value in enumerate(fractions(one)):
                         rows[1][i].append(value)
@@ -188,6 +208,7 @@ def quality(args):
                 eight_db = os.path.join(tmp, f"eight-{d}-{seed}.db")
                 eight = tune(args.cli, 8, plan + ["--replay-delay-ms", str(args.delay_ms)], eight_db, args.simulate)
                 disorder.append(out_of_order(eight_db))
+                near[8].append(next_to_best(eight_db))
                 for ranks, result in [(1, one), (8, eight)]:
                     if ranks == 1 and reference:
                         name = os.path.basename(dataset)
@@ -226,6 +247,10 @@ def quality(args):
     if args.dump:
         with open(args.dump, "w") as out:
             json.dump({"budgets": BUDGETS, "runs": {str(ranks): per_dataset[ranks] for ranks in sides}}, out)
+    for ranks in sides:
+        if near[ranks]:
+            print(f"# {ranks} rank{'s' if ranks > 1 else ''}: {100 * statistics.mean(near[ranks]):.1f} % of the first 100 "
+                  f"trials one parameter away from the best recorded before them (mean over the runs)")
     if disorder:
         print(f"# 8 ranks: {100 * statistics.mean(disorder):.0f} % of the batches came back before a batch dealt "
               f"earlier (mean over the runs)")
