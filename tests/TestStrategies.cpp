@@ -644,6 +644,8 @@ private slots:
         }
         QCOMPARE(everyPick.front(), halfPicks.front());
         QVERIFY(std::all_of(everyPick.begin() + 1, everyPick.end(), nextToBest));
+        for (SearchSpace::Index index : everyPick) // each with the time the models predict, as every pick
+            QVERIFY(all->prediction(index).has_value());
         std::set<SearchSpace::Index> distinct(everyPick.begin(), everyPick.end());
         QCOMPARE(distinct.size(), everyPick.size());
         // Half of the seven asks with configs in flight, the credit carried: the 3rd, 5th and 7th.

@@ -397,7 +397,8 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::rankedPicks(std::size_t count
     }
     Candidates pool = m_nextPool ? std::move(*m_nextPool) : candidates();
     m_nextPool.reset();
-    reuse(pool.indices, pool.features ? pool.features : m_domainFeatures); // encoded before a local pick
+    // A pick next to the best may have encoded other configs since the pool was encoded.
+    reuse(pool.indices, pool.features ? pool.features : m_domainFeatures);
     Shortlist list = shortlist(pool, std::max<std::size_t>(kShortlistMin, kShortlistPerSlot * count));
     std::vector<SearchSpace::Index> proposed = pick(list, count);
     m_carried.assign(list.indices.begin(), list.indices.begin() + std::min(list.indices.size(), kCarried));
