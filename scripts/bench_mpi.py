@@ -190,10 +190,10 @@ def quality(args):
                     plan += ["--option", option]
                 if args.one_only:  # --batch-size is then the single process's
                     plan += ["--batch-size", str(args.batch_size)]
-                one_db = os.path.join(tmp, f"one-{d}-{seed}.db")
-                one = ({"best": {"objective_ms": 1, "fraction_of_optimum": 1}, "convergence": []}
-                       if args.eight_only or reference else tune(args.cli, 0, plan, one_db))
-                if not (args.eight_only or reference):
+                one = {"best": {"objective_ms": 1, "fraction_of_optimum": 1}, "convergence": []}
+                if not (args.eight_only or reference):  # the 1-rank side is run here
+                    one_db = os.path.join(tmp, f"one-{d}-{seed}.db")
+                    one = tune(args.cli, 0, plan, one_db)
                     near[1].append(next_to_best(one_db))
                 if args.one_only:
                     for i, value in enumerate(fractions(one)):
