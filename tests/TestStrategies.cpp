@@ -507,7 +507,7 @@ private slots:
         const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
         auto log = std::make_shared<NearestNeighbourModel::Log>();
         auto search = xgbWithLoggedModels(dataset, 4, {{"epsilon", "0"}, {"in_flight_local", "0"}}, log);
-        drive(*search, dataset, 8, 64); // past the start-up, batches of 4
+        drive(*search, dataset, 8, 128); // past the start-up; with configs in flight, batches of 4 (128 / 32)
         const std::size_t before = log->predictions;
         const std::vector<SearchSpace::Index> first = search->propose(4);
         const std::size_t scored = log->predictions;
@@ -560,7 +560,7 @@ private slots:
         heard(std::span(first).first(3));        // 3 heard, 6 in flight
         const std::vector<SearchSpace::Index> third = search->propose(8);
         QCOMPARE(third.size(), std::size_t{1});
-        QCOMPARE(log->updates, updates); // 3 new results of a batch of 8: no refit yet
+        QCOMPARE(log->updates, updates); // 3 new results, a batch in flight holds 4 (131 / 32): no refit yet
         heard(std::span(first).subspan(3));
         heard(second);
         heard(third); // 10 new results, nothing in flight
@@ -568,20 +568,24 @@ private slots:
         QCOMPARE(fourth.size(), std::size_t{8});
         QVERIFY(log->updates > updates); // refitted
         const std::size_t refitted = log->updates;
-        heard(std::span(fourth).first(5)); // 3 in flight, 5 new results
+        heard(std::span(fourth).first(3)); // 5 in flight, 3 new results
         const std::vector<SearchSpace::Index> fifth = search->propose(8);
-        QCOMPARE(fifth.size(), std::size_t{3}); // up to the cap: 6 - 3
+        QCOMPARE(fifth.size(), std::size_t{1}); // up to the cap: 6 - 5
         QCOMPARE(log->updates, refitted);
+        heard(std::span(fourth).subspan(3, 1)); // 5 in flight, 4 new results: a batch's worth (142 / 32)
+        const std::vector<SearchSpace::Index> sixth = search->propose(8);
+        QCOMPARE(sixth.size(), std::size_t{1});
+        QVERIFY(log->updates > refitted);
     }
 
-    // Ranks that ask for one config at a time (`tune --mpi --batch-size 1`) get refits as often per result
-    // as one process (a batch's worth, observations / batch_growth up to batch_max), not one per result:
-    // the asks between two refits are answered from the last ranking.
+    // Ranks that ask for one config at a time (`tune --mpi --batch-size 1`) get a refit per batch's worth of
+    // results (with configs in flight, observations / in_flight_batch_growth up to batch_max), not one per
+    // result: the asks between two refits are answered from the last ranking.
     void xgbRefitsPerBatchsWorthWhenAskedForOneAtATime() {
         const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
         auto log = std::make_shared<NearestNeighbourModel::Log>();
         auto search = xgbWithLoggedModels(dataset, 5, {{"epsilon", "0"}}, log);
-        drive(*search, dataset, 8, 128); // past the start-up: one process's batch is 8 here
+        drive(*search, dataset, 8, 128); // past the start-up: a batch is 4 here with configs in flight
         std::vector<SearchSpace::Index> inFlight;
         for (int rank = 0; rank < 8; ++rank) { // eight ranks ask for one config each
             const std::vector<SearchSpace::Index> one = search->propose(1);
@@ -589,7 +593,7 @@ private slots:
             inFlight.push_back(one.front());
         }
         const std::size_t updates = log->updates;
-        for (int result = 0; result < 7; ++result) { // results come back one by one, each rank asks again
+        for (int result = 0; result < 3; ++result) { // results come back one by one, each rank asks again
             search->observe(std::vector<Trial>{fakeTrial(dataset, inFlight.front(), 2000 + result)});
             inFlight.erase(inFlight.begin());
             const std::vector<SearchSpace::Index> one = search->propose(1);
@@ -598,10 +602,30 @@ private slots:
             inFlight.push_back(one.front());
             QCOMPARE(log->updates, updates); // fewer new results than a batch holds: no refit
         }
-        search->observe(std::vector<Trial>{fakeTrial(dataset, inFlight.front(), 2007)});
+        search->observe(std::vector<Trial>{fakeTrial(dataset, inFlight.front(), 2003)});
         inFlight.erase(inFlight.begin());
         QCOMPARE(search->propose(1).size(), std::size_t{1});
-        QVERIFY(log->updates > updates); // the eighth result: refitted
+        QVERIFY(log->updates > updates); // the fourth result: refitted
+    }
+
+    // `in_flight_batch_growth`: a batch proposed while others are in flight (each measuring rank of an MPI
+    // job holds one) grows as observations / 32 by default, half as fast as one process's batches
+    // (`batch_growth`, 16), which a batch proposed with nothing in flight keeps.
+    void xgbBatchesGrowSlowerWithConfigsInFlight() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        for (const auto& [growth, inFlightBatch] :
+             {std::pair{"", 4}, std::pair{"16", 8}, std::pair{"64", 2}}) {
+            auto search = registry().create("xgb");
+            std::map<std::string, std::string> options{{"epsilon", "0"}};
+            if (*growth)
+                options["in_flight_batch_growth"] = growth;
+            search->reset(
+                {&dataset.space, SpaceMode::Constrained, 3, registry().options("xgb", options), nullptr});
+            drive(*search, dataset, 8, 128); // 128 observations: one process's batch is 8
+            const std::vector<SearchSpace::Index> first = search->propose(8);
+            QCOMPARE(first.size(), std::size_t{8});                          // nothing in flight
+            QCOMPARE(search->propose(8).size(), std::size_t(inFlightBatch)); // the first batch in flight
+        }
     }
 
     // `in_flight_local`: with configs in flight (an MPI job's ranks), that share of the picks goes to the
@@ -661,8 +685,10 @@ private slots:
         const auto make = [&](const std::string& draws) {
             auto search = registry().create("xgb");
             search->reset({&dataset.space, SpaceMode::Constrained, 11,
-                           registry().options(
-                               "xgb", {{"epsilon", "0"}, {"in_flight_apart", "0"}, {"batch_draws", draws}}),
+                           registry().options("xgb", {{"epsilon", "0"},
+                                                      {"in_flight_apart", "0"},
+                                                      {"in_flight_batch_growth", "16"}, // batches of 8
+                                                      {"batch_draws", draws}}),
                            nullptr});
             return search;
         };

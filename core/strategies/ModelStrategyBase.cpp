@@ -28,6 +28,10 @@ std::vector<OptionSpec> ModelStrategyBase::commonOptions() {
         OptionSpec::integer("batch_max", "8", 1, 1e5, "Largest batch"),
         OptionSpec::integer("batch_growth", "16", 1, 1e6,
                             "Observations per batch slot: batches grow as observations / this"),
+        OptionSpec::integer(
+            "in_flight_batch_growth", "32", 1, 1e6,
+            "Observations per batch slot of a batch proposed while others are in flight "
+            "(an MPI job's ranks each hold one): slower growth keeps fewer configs out early"),
         OptionSpec::real("epsilon", "0.05", 0.0, 1.0, "Chance that a batch slot is a random config instead"),
         OptionSpec::integer("rounds", "40", 1, 1e4,
                             "Most boosting rounds per model (early stopping on a held-out slice)"),
@@ -213,7 +217,8 @@ bool ModelStrategyBase::inStartup() const {
 }
 
 std::size_t ModelStrategyBase::batchSize() const {
-    auto growth = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_growth")));
+    const char* option = pendingCount() > 0 ? "in_flight_batch_growth" : "batch_growth";
+    auto growth = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer(option)));
     auto largest = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_max")));
     return std::clamp<std::size_t>(observed().size() / growth, 1, largest);
 }

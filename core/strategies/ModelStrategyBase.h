@@ -50,7 +50,9 @@ protected:
     // Random draws for the start-up; each is the likeliest valid of a few random candidates once the
     // classifier can be trained, so a mostly invalid space does not eat the start-up budget.
     std::vector<SearchSpace::Index> startupDraws(std::size_t maxCount);
-    // observations / batch_growth, between 1 and batch_max: one process's batch at this point.
+    // observations / batch_growth, between 1 and batch_max: one process's batch at this point. With configs
+    // in flight, observations / in_flight_batch_growth: each measuring rank holds a batch, so smaller
+    // batches keep the configs out (picked without the results still to come) nearer one process's.
     std::size_t batchSize() const;
     // How many times the models were retrained: a proposal asked for again at the same count comes from
     // models that have heard nothing new.
