@@ -2,7 +2,7 @@
 #include "SyntheticDataset.h"
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "session/TuningSession.h"
 #include "strategies/DualAnnealing.h"
 #include "strategies/GeneticAlgorithm.h"

@@ -1,6 +1,6 @@
 #include "CliRun.h"
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
 #include "strategies/StrategyRegistry.h"
 
 #include <QJsonArray>

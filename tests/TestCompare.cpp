@@ -1,8 +1,12 @@
 #include "SyntheticDataset.h"
 #include "analysis/Comparison.h"
 #include "analysis/RandomBaseline.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
+#include "session/PreparedSession.h"
+#include "store/RecordStore.h"
+#include "util/Error.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 #include <functional>
@@ -184,6 +188,58 @@ private slots:
             runs.push_back(&run);
         QCOMPARE(cut.score.at("random_sample"),
                  Comparison::methodologyScore(*dataset, settings.mode, runs, settings.budgets.back()));
+    }
+
+    // compare has no loop of its own: each of its runs is the session `tune` would run from the same plan
+    // (PreparedSession, here unrecorded), config for config, with a warm start built by compare as well.
+    void compareRunsAreTheSessionsOfTune() {
+        const std::string path = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
+        const auto dataset = std::make_shared<const Dataset>(readDataset(path));
+        CompareSettings settings;
+        settings.strategies = {"xgb", "genetic_algorithm"};
+        settings.budgets = {12, 30};
+        settings.repeats = 2;
+        settings.seed = 7;
+        settings.batchSize = 4;
+        settings.mode = SpaceMode::Product;
+        const CompareResult result = Comparison({dataset}, settings).run();
+        QCOMPARE(result.runs.size(), std::size_t{4});
+        QTemporaryDir dir;
+        RecordStore store((dir.path() + "/records.db").toStdString());
+        for (const CompareRun& run : result.runs) {
+            SessionPlan plan;
+            plan.dataset = path;
+            plan.strategy = run.strategy;
+            plan.seed = run.seed;
+            plan.mode = SpaceMode::Product;
+            plan.batchSize = 4;
+            plan.budget = 30;
+            auto session = PreparedSession::create(plan, store);
+            session->open();
+            session->run();
+            std::vector<SearchSpace::Index> tuned;
+            for (const Trial& trial : session->session().trials())
+                tuned.push_back(trial.index);
+            QCOMPARE(run.configs, tuned);
+        }
+    }
+
+    void anUnrecordedSessionHasNoRecordsToTransferFrom() {
+        SessionPlan plan;
+        plan.dataset = TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz";
+        plan.transfer = true;
+        try {
+            PreparedSession::unrecorded(plan);
+            QFAIL("an unrecorded session with transfer was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).contains("no records to transfer from"), e.what());
+        }
+        plan.transfer = false;
+        plan.budget = 20;
+        auto session = PreparedSession::unrecorded(plan);
+        QVERIFY_THROWS_EXCEPTION(Error, session->open());
+        QCOMPARE(session->run(), StopReason::Budget);
+        QCOMPARE(session->session().trials().size(), std::size_t{20});
     }
 };
 

@@ -2,8 +2,8 @@
 // as finished, leaves a sound database, and resumes to its budget without measuring anything twice; readers
 // browse the file while the CLI writes to it.
 #include "SqlExec.h"
-#include "records/RecordStore.h"
-#include "records/SessionLock.h"
+#include "store/RecordStore.h"
+#include "store/SessionLock.h"
 #include "util/Error.h"
 
 #include <QProcess>

@@ -13,7 +13,7 @@
 #include "hardware/GpuDatabase.h"
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpecReader.h"
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 #include "worker/WorkerClient.h"
 

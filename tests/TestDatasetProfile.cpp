@@ -7,8 +7,8 @@
 #include "TextFiles.h"
 
 #include "backends/ReplayBackend.h"
-#include "records/DatasetProfile.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/DatasetReader.h"
 
 #include <QDir>
 #include <QFile>

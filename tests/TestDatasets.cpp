@@ -1,5 +1,5 @@
-#include "records/Dataset.h"
-#include "records/DatasetReader.h"
+#include "datasets/Dataset.h"
+#include "datasets/DatasetReader.h"
 #include "trial/MeasureStatus.h"
 #include "util/Error.h"
 #include "util/Gzip.h"

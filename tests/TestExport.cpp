@@ -2,10 +2,10 @@
 // config per (kernel, problem, device) with its provenance, the generated header compiles, and every trial
 // format imports back to the same trials.
 #include "CliRun.h"
-#include "records/DeploymentBuilder.h"
-#include "records/DeviceFingerprint.h"
-#include "records/RecordStore.h"
-#include "records/SourceHash.h"
+#include "deploy/DeploymentBuilder.h"
+#include "hardware/DeviceFingerprint.h"
+#include "store/RecordStore.h"
+#include "util/SourceHash.h"
 
 #include <QProcess>
 #include <QRegularExpression>

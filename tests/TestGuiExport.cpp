@@ -1,20 +1,20 @@
 // Charts of a real run are exported to PNG and SVG (files that decode, at the chart's size, with the chart
 // drawn in them), failures name the file and leave nothing behind, every chart carries the export actions,
 // and the charts follow a dark palette, set before they are made or at runtime (`tunescope --palette`).
-#include "AppPalette.h"
-#include "ChartExporter.h"
-#include "ConvergenceView.h"
-#include "ErrorReporter.h"
-#include "ExplorerView.h"
-#include "HeatmapWidget.h"
-#include "HistogramWidget.h"
-#include "MainWindow.h"
-#include "MarginalPlotWidget.h"
-#include "ParallelCoordinatesWidget.h"
-#include "RunData.h"
-#include "TaskPanel.h"
-#include "TrialDetailsView.h"
-#include "TrialTableModel.h"
+#include "window/AppPalette.h"
+#include "charts/ChartExporter.h"
+#include "views/ConvergenceView.h"
+#include "window/ErrorReporter.h"
+#include "views/ExplorerView.h"
+#include "charts/HeatmapWidget.h"
+#include "charts/HistogramWidget.h"
+#include "window/MainWindow.h"
+#include "charts/MarginalPlotWidget.h"
+#include "charts/ParallelCoordinatesWidget.h"
+#include "data/RunData.h"
+#include "window/TaskPanel.h"
+#include "views/TrialDetailsView.h"
+#include "data/TrialTableModel.h"
 
 #include <QAbstractAxis>
 #include <QAction>

@@ -3,12 +3,12 @@
 // runs off the UI thread and drops stale results), configs that cannot be analysed say why, cpu sessions
 // get a roofline whose lines are CpuInfo's peaks and whose points are flops / time, and the features table
 // shows every cell's text in a 300 px dock.
-#include "ErrorReporter.h"
-#include "HardwareView.h"
-#include "MainWindow.h"
-#include "RunData.h"
+#include "window/ErrorReporter.h"
+#include "views/HardwareView.h"
+#include "window/MainWindow.h"
+#include "data/RunData.h"
 
-#include "ChartSupport.h"
+#include "charts/ChartSupport.h"
 
 #include "hardware/CpuInfo.h"
 #include "hardware/GpuDatabase.h"

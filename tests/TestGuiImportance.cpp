@@ -1,11 +1,11 @@
 // The parameter importance view, offscreen: fed from a replayed run's RunData, it draws one bar per varied
 // parameter, the most important at the top, with core's values (read from the series and measured in the
 // rendered pixels), names its method, and says why it draws nothing for a run with too few trials.
-#include "ParameterImportanceView.h"
-#include "RunData.h"
+#include "views/ParameterImportanceView.h"
+#include "data/RunData.h"
 #include "StrategyRun.h"
 
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
 
 #include <QBarSet>

@@ -1,17 +1,17 @@
 // The workbench tuning a real kernel on the CPU backend, offscreen: softmax at a tiny size chosen from the
 // catalog in the task panel, measured by tunescope-worker, checked against the records database; a bad size
 // refused with one error; an interrupted kernel session resumed from the records database.
-#include "ErrorReporter.h"
-#include "ExplorerView.h"
-#include "HardwareView.h"
-#include "MainWindow.h"
-#include "RecordsView.h"
+#include "window/ErrorReporter.h"
+#include "views/ExplorerView.h"
+#include "views/HardwareView.h"
+#include "window/MainWindow.h"
+#include "views/RecordsView.h"
 #include "SqlExec.h"
-#include "TaskPanel.h"
-#include "TrialTableModel.h"
+#include "window/TaskPanel.h"
+#include "data/TrialTableModel.h"
 
 #include "hardware/CpuInfo.h"
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 
 #include "StatusCompare.h"
 

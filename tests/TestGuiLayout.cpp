@@ -4,11 +4,11 @@
 // docks overlap, and the window and its docks lie on the screen. Each screen is its own child process of this
 // suite (the offscreen platform takes its screens from a config file when the application starts); the parent
 // records the two sessions with the real CLI first.
-#include "ErrorReporter.h"
-#include "MainWindow.h"
-#include "TaskPanel.h"
+#include "window/ErrorReporter.h"
+#include "window/MainWindow.h"
+#include "window/TaskPanel.h"
 
-#include "RunData.h"
+#include "data/RunData.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -35,7 +35,7 @@
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSizes.h"
 #include "kernels/KernelSpace.h"
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 
 #include <nlohmann/json.hpp>
 

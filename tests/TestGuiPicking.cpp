@@ -3,20 +3,20 @@
 // drawn, a left click there selects it (RunData::selectedRow) and the view marks it, and a click far from
 // every point leaves the selection alone. The parallel coordinates' time brush filters the table to exactly
 // the trials in the brushed times, and with the space's 15 parameters at 800 px no two axis labels overlap.
-#include "ChartSupport.h"
-#include "ColorMap.h"
-#include "ConvergenceView.h"
-#include "CostModelView.h"
-#include "ExplorerView.h"
-#include "HeatmapWidget.h"
-#include "MarginalPlotWidget.h"
-#include "ParallelCoordinatesWidget.h"
-#include "PointPicker.h"
-#include "RunData.h"
+#include "charts/ChartSupport.h"
+#include "charts/ColorMap.h"
+#include "views/ConvergenceView.h"
+#include "views/CostModelView.h"
+#include "views/ExplorerView.h"
+#include "charts/HeatmapWidget.h"
+#include "charts/MarginalPlotWidget.h"
+#include "charts/ParallelCoordinatesWidget.h"
+#include "charts/PointPicker.h"
+#include "data/RunData.h"
 #include "StrategyRun.h"
-#include "TrialFilterProxy.h"
+#include "data/TrialFilterProxy.h"
 
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
 
 #include <QChart>

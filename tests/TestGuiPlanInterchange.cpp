@@ -4,12 +4,12 @@
 // SIGINT and resumed in the window, and started in the window, cancelled and resumed by `tune --resume`.
 // Each time the stored plan is the one the session began with, the finished trials stay as they were and
 // nothing is measured twice; the window's plan of a kind is the CLI's.
-#include "ErrorReporter.h"
-#include "MainWindow.h"
-#include "SessionRunner.h"
-#include "TaskPanel.h"
+#include "window/ErrorReporter.h"
+#include "window/MainWindow.h"
+#include "running/SessionRunner.h"
+#include "window/TaskPanel.h"
 
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "session/SessionPlan.h"
 #include "space/Value.h"
 

@@ -4,15 +4,15 @@
 // Hardware view and its three occupancy curves have points.
 #include "CliRun.h"
 
-#include "ErrorReporter.h"
-#include "HardwareView.h"
-#include "MainWindow.h"
-#include "RunData.h"
-#include "TaskPanel.h"
+#include "window/ErrorReporter.h"
+#include "views/HardwareView.h"
+#include "window/MainWindow.h"
+#include "data/RunData.h"
+#include "window/TaskPanel.h"
 
 #include "hardware/OccupancyCalculator.h"
-#include "records/DatasetProfile.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/DatasetReader.h"
 
 #include <QChart>
 #include <QChartView>

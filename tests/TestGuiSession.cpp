@@ -1,18 +1,18 @@
 // The workbench driven through its widgets, offscreen: a replay session started from the task panel, checked
 // against the records database; pause, resume and cancel; malformed input; past sessions opened and resumed.
-#include "ComparisonView.h"
-#include "ConvergenceView.h"
-#include "CostModelView.h"
-#include "ErrorReporter.h"
-#include "ExplorerView.h"
-#include "MainWindow.h"
-#include "RecordsView.h"
-#include "TaskPanel.h"
-#include "TrialTableModel.h"
+#include "views/ComparisonView.h"
+#include "views/ConvergenceView.h"
+#include "views/CostModelView.h"
+#include "window/ErrorReporter.h"
+#include "views/ExplorerView.h"
+#include "window/MainWindow.h"
+#include "views/RecordsView.h"
+#include "window/TaskPanel.h"
+#include "data/TrialTableModel.h"
 
 #include "models/LearnedRestrictions.h"
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
 
 #include <QChartView>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 // The window reads stored trials with the same converter as resume (StoredTrialConverter): the two used to
 // disagree, the window trusting the stored index (and showing the config at that index) and resume
 // recomputing it from the stored config and turning NaN into 0.
-#include "SessionLoader.h"
-#include "records/RecordStore.h"
-#include "records/SessionResume.h"
+#include "running/SessionLoader.h"
+#include "store/RecordStore.h"
+#include "store/SessionResume.h"
 
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>

@@ -2,16 +2,16 @@
 // view's runner and checked against the records database (the task table, the end-to-end curve's last point,
 // the stacked trials, the progress), selecting a task shows its session in the other views, pause / resume /
 // stop through the buttons, and input that cannot run is one error that records nothing.
-#include "ConvergenceView.h"
-#include "ErrorReporter.h"
-#include "ExplorerView.h"
-#include "MainWindow.h"
-#include "TrialTableModel.h"
-#include "WorkloadTaskModel.h"
-#include "WorkloadView.h"
+#include "views/ConvergenceView.h"
+#include "window/ErrorReporter.h"
+#include "views/ExplorerView.h"
+#include "window/MainWindow.h"
+#include "data/TrialTableModel.h"
+#include "data/WorkloadTaskModel.h"
+#include "views/WorkloadView.h"
 
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
 
 #include <QAreaSeries>
 #include <QLabel>

@@ -17,9 +17,9 @@
 #include "models/ModelQuality.h"
 #include "models/TransferPrior.h"
 #include "models/XgbCostModel.h"
-#include "records/DatasetProfile.h"
-#include "records/DatasetReader.h"
-#include "records/ProfileFeatures.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/DatasetReader.h"
+#include "datasets/ProfileFeatures.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 

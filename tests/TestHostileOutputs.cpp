@@ -5,8 +5,8 @@
 // markers, newlines, quotes, backslashes, NUL, bytes that are not UTF-8) into data that compiles under every
 // preprocessor mode and looks up to the right values, and refuses namespaces that are keywords or reserved.
 #include "CliRun.h"
-#include "records/DeploymentHeader.h"
-#include "records/RecordStore.h"
+#include "deploy/DeploymentHeader.h"
+#include "store/RecordStore.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
 // tunescope-cli import: Kernel Tuner caches, T4 results and KTT output land as sessions with every measured
 // config; bad input of every kind fails with one sentence and adds nothing.
 #include "CliRun.h"
-#include "records/CsvTable.h"
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
-#include "records/TrialImporter.h"
+#include "formats/CsvTable.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
+#include "formats/TrialImporter.h"
 #include "util/Error.h"
 
 #include <QProcess>

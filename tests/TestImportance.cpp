@@ -7,9 +7,9 @@
 #include "SqlExec.h"
 #include "StrategyRun.h"
 #include "analysis/ParameterImportance.h"
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
-#include "records/StoredTrialConverter.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
+#include "store/StoredTrialConverter.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 

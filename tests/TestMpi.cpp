@@ -1,7 +1,7 @@
 #include "distributed/MpiMeasurePool.h"
 #include "distributed/MpiMeasureServer.h"
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include <QDir>

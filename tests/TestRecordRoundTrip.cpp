@@ -3,9 +3,9 @@
 // the one converter (StoredTrialConverter, with and without the session's space) and must come back the
 // same, field by field. Also: the converter's policy where the old two converters disagreed (the stored
 // index, NaN).
-#include "records/RecordStore.h"
-#include "records/SessionResume.h"
-#include "records/StoredTrialConverter.h"
+#include "store/RecordStore.h"
+#include "store/SessionResume.h"
+#include "store/StoredTrialConverter.h"
 #include "space/ValueJson.h"
 
 #include "StatusCompare.h"

@@ -1,4 +1,4 @@
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include <QProcess>

@@ -3,8 +3,8 @@
 // prints why configs failed, `best` reads sizes with tune's grammar and devices as `records list` names them
 // (warning when nothing recorded can match), and `import` says what a file lacks and takes it from flags.
 #include "CliRun.h"
-#include "records/DeviceFingerprint.h"
-#include "records/RecordStore.h"
+#include "hardware/DeviceFingerprint.h"
+#include "store/RecordStore.h"
 
 #include <QFile>
 #include <QJsonDocument>

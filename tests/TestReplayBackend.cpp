@@ -1,5 +1,5 @@
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 
 #include "StatusCompare.h"
 

@@ -1,8 +1,8 @@
 // The lookup rules on one table of cases, answered three ways: by tunescope/runtime.h in process, by the
 // generated C++ header compiled on its own with the system's compilers, and by `tunescope-cli best` over a
 // records database holding the same entries. Also compiles and runs docs/examples/runtime_example.cpp.
-#include "records/DeploymentHeader.h"
-#include "records/RecordStore.h"
+#include "deploy/DeploymentHeader.h"
+#include "store/RecordStore.h"
 #include "runtime/tunescope/runtime.h"
 
 #include "HostCompilers.h"

@@ -1,6 +1,6 @@
 #include "SyntheticDataset.h"
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 

@@ -2,7 +2,7 @@
 // a session recorded before plans were stored, checks that name plan fields (not CLI flags), the order of
 // open() and run(), and the rule of a resume's time limit (README: a resume gets the limit it is given, the
 // stored one only when none is given, and each run counts its own time).
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "session/PreparedSession.h"
 #include "session/SessionPlan.h"
 #include "util/Error.h"

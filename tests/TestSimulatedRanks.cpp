@@ -1,7 +1,7 @@
 #include "CliRun.h"
 #include "ErrorOf.h"
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "session/SimulatedRanksPool.h"
 
 #include <QJsonDocument>

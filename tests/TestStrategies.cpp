@@ -3,7 +3,7 @@
 #include "SyntheticDataset.h"
 #include "analysis/RandomBaseline.h"
 #include "models/CostModel.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Concurrently.h"
 #include "util/Error.h"

@@ -1,7 +1,7 @@
 #include "CliRun.h"
 #include "SqlExec.h"
 #include "SyntheticDataset.h"
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 

@@ -1,7 +1,7 @@
 #include "StrategyRun.h"
 #include "analysis/RandomBaseline.h"
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "session/TuningSession.h"
 #include "strategies/ParzenEstimator.h"
 #include "strategies/Tpe.h"

@@ -1,9 +1,9 @@
 #include "CliRun.h"
 #include "StrategyRun.h"
-#include "records/TransferSources.h"
+#include "datasets/TransferSources.h"
 #include "models/ModelQuality.h"
-#include "records/DatasetReader.h"
-#include "records/RecordPriors.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordPriors.h"
 #include "strategies/ModelGuidedSearch.h"
 #include "util/Error.h"
 

@@ -3,8 +3,8 @@
 // cannot be built fails with its sentence while the others go on, and a task of a kernel measured before it
 // starts warm from the earlier task's session.
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 #include "workload/WorkloadRun.h"
 

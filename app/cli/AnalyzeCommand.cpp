@@ -5,8 +5,8 @@
 #include "kernels/KernelSizes.h"
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpecReader.h"
-#include "records/DatasetProfile.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/DatasetReader.h"
 #include "util/Error.h"
 #include "util/OutputFile.h"
 #ifdef TUNESCOPE_WITH_CUDA

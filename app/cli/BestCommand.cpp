@@ -3,9 +3,9 @@
 #include "ProblemNaming.h"
 #include "RecordedDevice.h"
 
-#include "records/DeploymentBuilder.h"
-#include "records/DeviceFingerprint.h"
-#include "records/RecordStore.h"
+#include "deploy/DeploymentBuilder.h"
+#include "hardware/DeviceFingerprint.h"
+#include "store/RecordStore.h"
 #include "runtime/tunescope/runtime.h"
 #include "util/Error.h"
 

@@ -1,6 +1,6 @@
 #include "CliSupport.h"
 
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "util/Error.h"
 
 #include <chrono>

@@ -4,8 +4,8 @@
 
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSizes.h"
-#include "records/RecordStore.h"
-#include "records/TrialImporter.h"
+#include "store/RecordStore.h"
+#include "formats/TrialImporter.h"
 #include "util/Error.h"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "Commands.h"
 
 #include "analysis/ParameterImportance.h"
-#include "records/RecordStore.h"
-#include "records/StoredTrialConverter.h"
+#include "store/RecordStore.h"
+#include "store/StoredTrialConverter.h"
 #include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"

@@ -2,7 +2,7 @@
 
 #include "kernels/KernelSizes.h"
 #include "kernels/KernelSpecReader.h"
-#include "records/DeploymentBuilder.h"
+#include "deploy/DeploymentBuilder.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 

@@ -2,7 +2,7 @@
 
 #include "kernels/KernelCatalog.h"
 #include "kernels/KernelSpec.h"
-#include "records/SessionRecord.h"
+#include "store/SessionRecord.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "RecordedDevice.h"
 
-#include "records/DeviceFingerprint.h"
+#include "hardware/DeviceFingerprint.h"
 
 #include <algorithm>
 #include <cctype>

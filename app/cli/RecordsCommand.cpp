@@ -3,7 +3,7 @@
 #include "RecordedDevice.h"
 #include "SharedOption.h"
 
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include <cmath>

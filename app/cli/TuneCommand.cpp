@@ -7,7 +7,7 @@
 #include "TrialLogPrinter.h"
 #include "WorkloadPrinter.h"
 
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "session/ModelQualityTracker.h"
 #include "session/PreparedSession.h"
 #include "session/SimulatedRanksPool.h"

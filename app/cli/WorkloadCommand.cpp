@@ -6,7 +6,7 @@
 #include "SharedOption.h"
 #include "WorkloadPrinter.h"
 
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 #include "workload/SchedulerRegistry.h"
 #include "workload/WorkloadFile.h"

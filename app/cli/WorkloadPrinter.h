@@ -2,7 +2,7 @@
 
 #include "MpiJob.h"
 
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "workload/WorkloadRun.h"
 
 #include <cstdint>

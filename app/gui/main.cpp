@@ -1,7 +1,7 @@
-#include "AppPalette.h"
-#include "MainWindow.h"
-#include "ScreenshotDriver.h"
-#include "TaskPanel.h"
+#include "window/AppPalette.h"
+#include "window/MainWindow.h"
+#include "window/ScreenshotDriver.h"
+#include "window/TaskPanel.h"
 #include "session/CudaKernelBackend.h"
 
 #include <QApplication>

@@ -1,11 +1,10 @@
 #include "analysis/Comparison.h"
 
 #include "analysis/RandomBaseline.h"
-#include "backends/ReplayBackend.h"
-#include "records/DatasetProfile.h"
-#include "records/ProfileFeatures.h"
-#include "records/TransferSources.h"
-#include "session/TuningSession.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/ProfileFeatures.h"
+#include "datasets/TransferSources.h"
+#include "session/PreparedSession.h"
 #include "strategies/StrategyRegistry.h"
 #include "trial/BestSoFar.h"
 
@@ -45,23 +44,32 @@ StrategyOptions Comparison::optionsOf(const std::string& strategy) const {
                                                              : options->second);
 }
 
+// One run through the one way a session runs (PreparedSession), keeping no record.
 CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datasetIndex, std::uint64_t seed,
-                              std::shared_ptr<const TransferPrior> prior,
-                              std::shared_ptr<const ConfigFeatureTable> features) const {
+                              const Prepared& prepared) const {
     const Dataset& dataset = *m_datasets[datasetIndex];
-    auto strategy = StrategyRegistry::builtin().create(strategyName);
-    strategy->reset({&dataset.space, m_settings.mode, seed, optionsOf(strategyName), std::move(prior),
-                     nullptr, std::move(features)});
-    ReplayBackend backend(m_datasets[datasetIndex]);
-    SessionSettings settings;
-    settings.mode = m_settings.mode;
-    settings.batchSize = m_settings.batchSize;
-    settings.stop.maxEvaluations = m_settings.budgets.empty() ? 0 : m_settings.budgets.back();
-    TuningSession session(dataset.space, backend, *strategy, settings);
-    session.run();
-
-    CompareRun run{strategyName, datasetIndex, seed, {}, BestSoFar::of(session.trials()).curve(), 0.0};
-    for (const Trial& trial : session.trials()) {
+    SessionPlan plan;
+    plan.backend = "replay";
+    plan.dataset = dataset.path.empty() ? dataset.kernelName : dataset.path.string();
+    plan.strategy = strategyName;
+    auto options = m_settings.options.find(strategyName);
+    if (options != m_settings.options.end())
+        plan.options = options->second;
+    plan.seed = seed;
+    plan.mode = m_settings.mode;
+    plan.batchSize = m_settings.batchSize;
+    plan.budget = m_settings.budgets.empty() ? static_cast<std::int64_t>(dataset.space.domainSize(m_settings.mode))
+                                             : m_settings.budgets.back();
+    PreparedSession::Hooks hooks;
+    hooks.dataset = m_datasets[datasetIndex];
+    hooks.profile = prepared.profile;
+    hooks.staticFeatures = prepared.features;
+    hooks.prior = prepared.prior;
+    auto session = PreparedSession::unrecorded(plan, std::move(hooks));
+    session->run();
+    const std::vector<Trial>& trials = session->session().trials();
+    CompareRun run{strategyName, datasetIndex, seed, {}, BestSoFar::of(trials).curve(), 0.0};
+    for (const Trial& trial : trials) {
         run.configs.push_back(trial.index);
         run.strategySeconds += trial.strategyMs / 1e3;
     }
@@ -109,12 +117,15 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
         aware[name] = optionsOf(name).isOn("hardware"); // throws naming a bad option first
     const bool hardware = std::any_of(aware.begin(), aware.end(), [](const auto& a) { return a.second; });
     const bool plain = std::any_of(aware.begin(), aware.end(), [](const auto& a) { return !a.second; });
-    // The static features of every dataset, checked before any run starts.
+    // The static profile and features of every dataset, read and checked once before any run starts. Without
+    // a strategy that uses them, the runs replay without a profile (null: none), as they score the same.
+    std::vector<std::shared_ptr<const DatasetProfile>> profiles(m_datasets.size());
     std::vector<std::shared_ptr<const ConfigFeatureTable>> features(m_datasets.size());
     if (hardware)
-        for (std::size_t d = 0; d < m_datasets.size(); ++d)
-            features[d] = requireProfileFeatures(
-                *m_datasets[d], DatasetProfile::companionOf(*m_datasets[d]).get(), m_settings.mode);
+        for (std::size_t d = 0; d < m_datasets.size(); ++d) {
+            profiles[d] = DatasetProfile::companionOf(*m_datasets[d]);
+            features[d] = requireProfileFeatures(*m_datasets[d], profiles[d].get(), m_settings.mode);
+        }
     struct Job {
         std::string strategy;
         std::size_t dataset;
@@ -152,8 +163,9 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             try {
                 const std::size_t d = jobs[i].dataset;
                 const bool wants = aware.at(jobs[i].strategy);
-                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed, wants ? hardwarePriors[d] : priors[d],
-                                 wants ? features[d] : nullptr);
+                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed,
+                                 {profiles[d], wants ? features[d] : nullptr,
+                                  wants ? hardwarePriors[d] : priors[d]});
             } catch (...) {
                 std::lock_guard lock(progressMutex);
                 failure = std::current_exception();

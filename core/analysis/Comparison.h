@@ -2,7 +2,8 @@
 
 #include "models/ConfigFeatureTable.h"
 #include "models/TransferPrior.h"
-#include "records/Dataset.h"
+#include "datasets/Dataset.h"
+#include "datasets/DatasetProfile.h"
 #include "strategies/StrategyOptions.h"
 
 #include <atomic>
@@ -96,9 +97,14 @@ public:
                              std::int64_t budget);
 
 private:
+    // What the runs of one dataset share, built once.
+    struct Prepared {
+        std::shared_ptr<const DatasetProfile> profile; // null: replayed without one
+        std::shared_ptr<const ConfigFeatureTable> features;
+        std::shared_ptr<const TransferPrior> prior;
+    };
     CompareRun runOne(const std::string& strategy, std::size_t dataset, std::uint64_t seed,
-                      std::shared_ptr<const TransferPrior> prior,
-                      std::shared_ptr<const ConfigFeatureTable> features) const;
+                      const Prepared& prepared) const;
     // The strategy's options from the settings, validated (throws naming a bad one).
     StrategyOptions optionsOf(const std::string& strategy) const;
 

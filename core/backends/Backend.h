@@ -1,6 +1,6 @@
 #pragma once
 
-#include "records/DeviceFingerprint.h"
+#include "hardware/DeviceFingerprint.h"
 #include "space/Value.h"
 #include "trial/Measurement.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "backends/Backend.h"
-#include "records/Dataset.h"
-#include "records/DatasetProfile.h"
+#include "datasets/Dataset.h"
+#include "datasets/DatasetProfile.h"
 
 #include <cstdint>
 #include <memory>

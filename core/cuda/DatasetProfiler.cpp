@@ -5,7 +5,7 @@
 #include "hardware/GpuDatabase.h"
 #include "kernels/ConfigMapping.h"
 #include "kernels/KernelSpace.h"
-#include "records/SourceHash.h"
+#include "util/SourceHash.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 

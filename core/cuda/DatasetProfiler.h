@@ -2,8 +2,8 @@
 
 #include "hardware/GpuSpec.h"
 #include "kernels/KernelSpec.h"
-#include "records/Dataset.h"
-#include "records/DatasetProfile.h"
+#include "datasets/Dataset.h"
+#include "datasets/DatasetProfile.h"
 
 #include <cstddef>
 #include <functional>

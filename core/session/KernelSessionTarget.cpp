@@ -1,8 +1,8 @@
 #include "session/KernelSessionTarget.h"
 
 #include "kernels/KernelSizes.h"
-#include "records/DeviceFingerprint.h"
-#include "records/SourceHash.h"
+#include "hardware/DeviceFingerprint.h"
+#include "util/SourceHash.h"
 #include "session/CudaKernelBackend.h"
 #include "space/ValueJson.h"
 #include "util/Error.h"

@@ -4,7 +4,7 @@
 #include "backends/CpuBackend.h"
 #include "kernels/KernelSpace.h"
 #include "kernels/KernelSpec.h"
-#include "records/SessionRecord.h"
+#include "store/SessionRecord.h"
 #include "session/SessionPlan.h"
 
 #include <filesystem>

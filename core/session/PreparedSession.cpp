@@ -1,13 +1,13 @@
 #include "session/PreparedSession.h"
 
 #include "kernels/KernelSpace.h"
-#include "records/DatasetReader.h"
-#include "records/DeploymentBuilder.h"
-#include "records/DeviceFingerprint.h"
-#include "records/RecordPriors.h"
-#include "records/SessionResume.h"
-#include "records/SourceHash.h"
-#include "records/TransferSources.h"
+#include "datasets/DatasetReader.h"
+#include "deploy/DeploymentBuilder.h"
+#include "hardware/DeviceFingerprint.h"
+#include "store/RecordPriors.h"
+#include "store/SessionResume.h"
+#include "util/SourceHash.h"
+#include "datasets/TransferSources.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
@@ -54,7 +54,16 @@ std::unique_ptr<PreparedSession> PreparedSession::create(const SessionPlan& plan
                                                          Hooks hooks) {
     validate(plan);
     return std::unique_ptr<PreparedSession>(
-        new PreparedSession(plan.withAbsolutePaths(), store, std::move(hooks), std::nullopt));
+        new PreparedSession(plan.withAbsolutePaths(), &store, std::move(hooks), std::nullopt));
+}
+
+std::unique_ptr<PreparedSession> PreparedSession::unrecorded(const SessionPlan& plan, Hooks hooks) {
+    validate(plan);
+    if (plan.transfer)
+        throw Error("A session that keeps no record has no records to transfer from: start it with a store, "
+                    "or give it a prior.");
+    return std::unique_ptr<PreparedSession>(
+        new PreparedSession(plan.withAbsolutePaths(), nullptr, std::move(hooks), std::nullopt));
 }
 
 std::unique_ptr<PreparedSession> PreparedSession::resume(RecordStore& store, std::int64_t id,
@@ -65,13 +74,13 @@ std::unique_ptr<PreparedSession> PreparedSession::resume(RecordStore& store, std
         plan.timeLimitS = *timeLimitS;
     validate(plan);
     auto prepared =
-        std::unique_ptr<PreparedSession>(new PreparedSession(plan, store, std::move(hooks), record));
+        std::unique_ptr<PreparedSession>(new PreparedSession(plan, &store, std::move(hooks), record));
     SessionResume::checkSameDevice(record, prepared->deviceName());
     SessionResume::checkSourceUnchanged(record, prepared->sourceFile());
     return prepared;
 }
 
-PreparedSession::PreparedSession(const SessionPlan& plan, RecordStore& store, Hooks hooks,
+PreparedSession::PreparedSession(const SessionPlan& plan, RecordStore* store, Hooks hooks,
                                  std::optional<SessionRecord> resumed)
     : m_plan(plan), m_store(store), m_hooks(std::move(hooks)), m_resumeOf(std::move(resumed)) {
     buildTarget();
@@ -95,7 +104,7 @@ void PreparedSession::buildTarget() {
         m_backendInUse = &m_kernel->backend();
         return;
     }
-    m_replay = std::make_unique<ReplayTarget>(m_plan, m_hooks.dataset);
+    m_replay = std::make_unique<ReplayTarget>(m_plan, m_hooks.dataset, m_hooks.profile);
     m_dataset = m_replay->dataset();
     m_kernelName = m_dataset->kernelName;
     m_backendInUse = &m_replay->backend();
@@ -111,7 +120,8 @@ void PreparedSession::buildStrategy() {
     m_prior = warmStart(*m_strategy, options.isOn("hardware"));
     StrategyContext context{&space(), m_plan.mode, m_plan.seed, options, m_prior};
     if (options.isOn("hardware")) // validate() refused it for a kernel measured here
-        context.staticFeatures = m_replay->staticFeatures(m_plan.mode);
+        context.staticFeatures =
+            m_hooks.staticFeatures ? m_hooks.staticFeatures : m_replay->staticFeatures(m_plan.mode);
     m_strategy->reset(context);
 }
 
@@ -119,10 +129,12 @@ void PreparedSession::buildStrategy() {
 // transfer), saying what it was built from. A resumed session is no prior of itself. With `hardware`, the
 // prior is hardware-aware where the dataset tuned and every source have a static profile.
 std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& strategy, bool hardware) {
+    if (!strategy.usesPrior())
+        return nullptr; // validate() refused a plan asking for one
+    if (m_hooks.prior)
+        return m_hooks.prior;
     if (m_plan.priors.empty() && !m_plan.transfer)
         return nullptr;
-    if (!strategy.usesPrior())
-        return nullptr;                                   // validate() refused it already
     std::vector<std::shared_ptr<const Dataset>> datasets; // alive while the prior is built from them
     std::vector<PriorSource> sources;
     for (const std::string& path : m_plan.priors) {
@@ -135,11 +147,11 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
     }
     if (m_plan.transfer) {
         std::vector<PriorSource> records =
-            recordPriorSources(m_store, m_kernelName, space(), m_resumeOf ? m_resumeOf->id : 0);
+            recordPriorSources(*m_store, m_kernelName, space(), m_resumeOf ? m_resumeOf->id : 0);
         if (records.empty())
             say(m_hooks.warmStart, fmt::format("No earlier session of {} with these parameters in {} to "
                                                "transfer from.",
-                                               m_kernelName, m_store.path().string()));
+                                               m_kernelName, m_store->path().string()));
         sources.insert(sources.end(), records.begin(), records.end());
     }
     if (sources.empty()) {
@@ -215,28 +227,32 @@ SessionRecord PreparedSession::describe() const {
 std::int64_t PreparedSession::open() {
     if (m_id)
         throw Error(fmt::format("Session {} is open already.", *m_id));
+    if (!m_store)
+        throw Error("A session that keeps no record is not opened: run it.");
     if (m_resumeOf) {
-        m_lock.emplace(m_store.path(), m_resumeOf->id); // refuses a second process resuming it meanwhile
-        m_session->preload(SessionResume::finishedTrials(m_store, *m_resumeOf, space()));
-        m_store.reopenSession(m_resumeOf->id);
+        m_lock.emplace(m_store->path(), m_resumeOf->id); // refuses a second process resuming it meanwhile
+        m_session->preload(SessionResume::finishedTrials(*m_store, *m_resumeOf, space()));
+        m_store->reopenSession(m_resumeOf->id);
         m_id = m_resumeOf->id;
     } else {
-        m_id = m_store.beginSession(describe());
-        m_lock.emplace(m_store.path(), *m_id);
+        m_id = m_store->beginSession(describe());
+        m_lock.emplace(m_store->path(), *m_id);
     }
-    m_writer = std::make_unique<RecordWriter>(m_store, *m_id, parameterNames());
+    m_writer = std::make_unique<RecordWriter>(*m_store, *m_id, parameterNames());
     m_session->addObserverFirst(m_writer.get());
     return *m_id;
 }
 
 void PreparedSession::checkOpen() const {
-    if (!m_id)
+    if (m_store && !m_id)
         throw Error("The session was not opened: open() records it before it runs.");
 }
 
 void PreparedSession::closeFailed() noexcept {
+    if (!m_store)
+        return;
     try {
-        m_store.endSession(*m_id, toString(SessionStatus::Failed));
+        m_store->endSession(*m_id, toString(SessionStatus::Failed));
     } catch (const std::exception&) {
         // The database itself failed; the original error says why.
     }

@@ -2,9 +2,11 @@
 
 #include "backends/Backend.h"
 #include "models/TransferPrior.h"
-#include "records/Dataset.h"
-#include "records/RecordStore.h"
-#include "records/SessionLock.h"
+#include "datasets/Dataset.h"
+#include "datasets/DatasetProfile.h"
+#include "models/ConfigFeatureTable.h"
+#include "store/RecordStore.h"
+#include "store/SessionLock.h"
 #include "session/KernelSessionTarget.h"
 #include "session/RecordWriter.h"
 #include "session/ReplayTarget.h"
@@ -38,6 +40,15 @@ public:
         std::function<void(const std::string&)> notice;
         // The plan's replay dataset when the caller has loaded it already (same path), else null.
         std::shared_ptr<const Dataset> dataset;
+        // With `dataset`: its static profile when the caller has read it already (null: it has none); unset,
+        // the profile beside the dataset's file is read.
+        std::optional<std::shared_ptr<const DatasetProfile>> profile;
+        // With `dataset`: its static features in the plan's mode, for a strategy with option `hardware`,
+        // when the caller has computed them already (many seeds of one dataset share them).
+        std::shared_ptr<const ConfigFeatureTable> staticFeatures;
+        // A warm start the caller has built (compare's prior from the other datasets of the kernel), used
+        // as it is in place of the plan's priors and transfer.
+        std::shared_ptr<const TransferPrior> prior;
     };
 
     // The checks that need no building (the plan's fields, the strategy and its options, a prior for a
@@ -48,6 +59,9 @@ public:
     // A new session of `plan`. The store must outlive the prepared session.
     static std::unique_ptr<PreparedSession> create(const SessionPlan& plan, RecordStore& store,
                                                    Hooks hooks = {});
+    // A session that keeps no record: no store, no lock, no writer (compare's many seeds). It needs no open()
+    // and refuses a plan with transfer (there are no records to transfer from; Hooks::prior is the way).
+    static std::unique_ptr<PreparedSession> unrecorded(const SessionPlan& plan, Hooks hooks = {});
     // Session `id` of the store continued with the plan it was recorded with; `timeLimitS`, when given,
     // replaces the stored time limit for this run (each run gets its own). Refused when the session is not
     // in the store, has used its budget, was measured on another device, or its dataset or kernel source
@@ -98,7 +112,7 @@ public:
     const TransferPrior* prior() const { return m_prior.get(); }
 
 private:
-    PreparedSession(const SessionPlan& plan, RecordStore& store, Hooks hooks,
+    PreparedSession(const SessionPlan& plan, RecordStore* store, Hooks hooks,
                     std::optional<SessionRecord> resumed);
     void buildTarget();
     void buildStrategy();
@@ -111,7 +125,7 @@ private:
     std::filesystem::path sourceFile() const;
 
     SessionPlan m_plan;
-    RecordStore& m_store;
+    RecordStore* m_store; // null: unrecorded
     Hooks m_hooks;
     std::optional<SessionRecord> m_resumeOf;
     std::string m_kernelName;

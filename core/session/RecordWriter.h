@@ -1,6 +1,6 @@
 #pragma once
 
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "session/SessionObserver.h"
 
 #include <string>

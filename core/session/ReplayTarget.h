@@ -2,11 +2,12 @@
 
 #include "backends/ReplayBackend.h"
 #include "models/ConfigFeatureTable.h"
-#include "records/Dataset.h"
-#include "records/DatasetProfile.h"
+#include "datasets/Dataset.h"
+#include "datasets/DatasetProfile.h"
 #include "session/SessionPlan.h"
 
 #include <memory>
+#include <optional>
 
 namespace ts {
 
@@ -16,8 +17,10 @@ namespace ts {
 // dataset when it cannot be read or a constraint does not apply.
 class ReplayTarget {
 public:
-    // `loaded`: the plan's dataset when the caller has read it already (same path), else null.
-    explicit ReplayTarget(const SessionPlan& plan, std::shared_ptr<const Dataset> loaded = nullptr);
+    // `loaded`: the plan's dataset when the caller has read it already (same path), else null; with it,
+    // `loadedProfile` when the caller has read its static profile too (null: it has none).
+    explicit ReplayTarget(const SessionPlan& plan, std::shared_ptr<const Dataset> loaded = nullptr,
+                          std::optional<std::shared_ptr<const DatasetProfile>> loadedProfile = std::nullopt);
 
     const std::shared_ptr<const Dataset>& dataset() const { return m_dataset; }
     ReplayBackend& backend() { return *m_backend; }

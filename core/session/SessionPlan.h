@@ -1,6 +1,6 @@
 #pragma once
 
-#include "records/SessionRecord.h"
+#include "store/SessionRecord.h"
 #include "session/KernelTuneOptions.h"
 #include "session/TuningSession.h"
 #include "space/SpaceMode.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "records/RecordStore.h"
-#include "records/SessionLock.h"
+#include "store/RecordStore.h"
+#include "store/SessionLock.h"
 #include "workload/TaskScheduler.h"
 #include "workload/WorkloadObserver.h"
 #include "workload/WorkloadPlan.h"

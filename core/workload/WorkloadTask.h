@@ -1,6 +1,6 @@
 #pragma once
 
-#include "records/WorkloadRecord.h"
+#include "store/WorkloadRecord.h"
 #include "session/PreparedSession.h"
 #include "workload/TaskState.h"
 #include "workload/WorkloadPlan.h"

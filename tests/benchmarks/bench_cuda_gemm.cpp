@@ -18,7 +18,7 @@
 #include "cuda/CudaDevices.h"
 #include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelCatalog.h"
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "session/KernelSessionTarget.h"
 #include "session/PreparedSession.h"
 #include "session/SessionPlan.h"

@@ -1,19 +1,19 @@
 // GUI responsiveness: the longest event-loop stall while a replay session runs flat out with every view open
 // (target < 50 ms), and the redraw time of each chart with 10,000 trials. Prints medians of several runs.
 // Run offscreen: QT_QPA_PLATFORM=offscreen build-gui/tests/benchmarks/bench_gui [runs]
-#include "ConvergenceView.h"
-#include "CostModelView.h"
-#include "ErrorReporter.h"
-#include "ExplorerView.h"
-#include "HardwareView.h"
-#include "HeatmapWidget.h"
-#include "MainWindow.h"
-#include "MarginalPlotWidget.h"
-#include "ParallelCoordinatesWidget.h"
-#include "TaskPanel.h"
-#include "TrialDetailsView.h"
+#include "views/ConvergenceView.h"
+#include "views/CostModelView.h"
+#include "window/ErrorReporter.h"
+#include "views/ExplorerView.h"
+#include "views/HardwareView.h"
+#include "charts/HeatmapWidget.h"
+#include "window/MainWindow.h"
+#include "charts/MarginalPlotWidget.h"
+#include "charts/ParallelCoordinatesWidget.h"
+#include "window/TaskPanel.h"
+#include "views/TrialDetailsView.h"
 
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 
 #include <QApplication>
 #include <QChartView>

@@ -17,10 +17,10 @@
 #include "hardware/StaticCostModel.h"
 #include "models/ModelQuality.h"
 #include "models/XgbCostModel.h"
-#include "records/DatasetProfile.h"
-#include "records/DatasetReader.h"
-#include "records/ProfileFeatures.h"
-#include "records/TransferSources.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/DatasetReader.h"
+#include "datasets/ProfileFeatures.h"
+#include "datasets/TransferSources.h"
 
 #include <fmt/format.h>
 

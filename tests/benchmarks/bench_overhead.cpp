@@ -6,8 +6,8 @@
 // With PRIOR_DATASET (the same kernel measured elsewhere), strategies that use a transfer prior get one,
 // built once before the runs (its build time is printed apart).
 #include "backends/ReplayBackend.h"
-#include "records/DatasetReader.h"
-#include "records/TransferSources.h"
+#include "datasets/DatasetReader.h"
+#include "datasets/TransferSources.h"
 #include "strategies/StrategyRegistry.h"
 
 #include <algorithm>

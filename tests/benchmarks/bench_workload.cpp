@@ -6,8 +6,8 @@
 // went (trials and best / optimum per task at the end).
 // Usage: bench_workload [--seeds N] [--budget B] [--threads T] [--schedulers a,b/option=value,...]
 //                       [--datasets DIR]
-#include "records/DatasetReader.h"
-#include "records/RecordStore.h"
+#include "datasets/DatasetReader.h"
+#include "store/RecordStore.h"
 #include "workload/SchedulerRegistry.h"
 #include "workload/WorkloadRun.h"
 

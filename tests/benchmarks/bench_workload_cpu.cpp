@@ -14,7 +14,7 @@
 //    same backend, worker, inputs, verification and timing; prints per task median times and the weighted
 //    end-to-end time (sum of weight x median time) of each, with their ratios.
 #include "backends/CpuBackend.h"
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "session/KernelSessionTarget.h"
 #include "space/ValueJson.h"
 #include "strategies/StrategyRegistry.h"

@@ -1,7 +1,7 @@
 // libFuzzer target: the replay dataset reader (Kernel Tuner cache, T4, KTT; plain or gzipped; cut-off repair)
 // on arbitrary bytes. A bad file must end in ts::Error, never a crash, a hang or an unbounded allocation.
 #include "FuzzInputFile.h"
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 #include "util/Error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

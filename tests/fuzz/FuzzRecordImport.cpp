@@ -1,7 +1,7 @@
 // libFuzzer target: the record readers of imports (JSON lines and CSV trials) on arbitrary text. The first
 // byte picks the reader. A bad input must end in ts::Error, never a crash.
-#include "records/CsvTable.h"
-#include "records/TrialImporter.h"
+#include "formats/CsvTable.h"
+#include "formats/TrialImporter.h"
 #include "util/Error.h"
 
 #include <cstdint>

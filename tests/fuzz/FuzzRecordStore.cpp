@@ -1,6 +1,6 @@
 // libFuzzer target: the records database reader on an arbitrary file (a corrupted or hostile records.db).
 // Opening it and reading every session and trial must end in ts::Error or succeed, never crash.
-#include "records/RecordStore.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include <cstdint>

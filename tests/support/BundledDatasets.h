@@ -1,6 +1,6 @@
 #pragma once
 
-#include "records/DatasetReader.h"
+#include "datasets/DatasetReader.h"
 
 namespace ts::test {
 

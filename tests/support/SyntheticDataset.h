@@ -1,6 +1,6 @@
 #pragma once
 
-#include "records/Dataset.h"
+#include "datasets/Dataset.h"
 
 #include <cmath>
 #include <memory>
