@@ -1,9 +1,9 @@
 // The window holds together at common screen sizes: laid out offscreen on screens of 1280x800, 1600x1000 and
 // 1920x1080 (and 1280x800 at device pixel ratio 2), in every view, side by side, and after selecting trials
-// of a replay and of a cpu session, no visible label or button is narrower than its text, no two visible
-// docks overlap, and the window and its docks lie on the screen. Each screen is its own child process of this
-// suite (the offscreen platform takes its screens from a config file when the application starts); the parent
-// records the two sessions with the real CLI first.
+// of a replay and of a cpu session, no visible label, button, tab title or table cell shows less than its
+// text, no two visible docks overlap, and the window and its docks lie on the screen. Each screen is its own
+// child process of this suite (the offscreen platform takes its screens from a config file when the
+// application starts); the parent records the two sessions with the real CLI first.
 #include "window/ErrorReporter.h"
 #include "window/MainWindow.h"
 #include "window/TaskPanel.h"
@@ -23,6 +23,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStyle>
+#include <QTabBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
 #include <QToolBar>
@@ -30,6 +32,7 @@
 #include <QtTest>
 
 #include "CliRun.h"
+#include "ShownText.h"
 
 #include "hardware/LaunchShape.h"
 #include "kernels/KernelCatalog.h"
@@ -105,6 +108,17 @@ QStringList layoutProblems(MainWindow& window, const QString& when) {
                     .arg(button->text())
                     .arg(shown)
                     .arg(needed));
+    }
+    // Tab titles whole, and all of a bar's tabs in view; table cells in view hold their text.
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        for (const QString& problem : test::tabProblems(*bar))
+            say(problem);
+    for (QTableView* table : window.findChildren<QTableView*>()) {
+        QWidget* dock = table->parentWidget();
+        while (dock && !qobject_cast<QDockWidget*>(dock))
+            dock = dock->parentWidget();
+        for (const QString& problem : test::cellProblems(*table, dock ? dock->windowTitle() : "a"))
+            say(problem);
     }
     // A view's dock scrolls down when it is short, never sideways: what is to its right would be hidden.
     for (const QString& name : MainWindow::viewNames()) {

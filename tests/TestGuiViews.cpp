@@ -2,24 +2,25 @@
 // marks, not just axes), the explorer's plots agree with the trials, selection is shared, the hardware view
 // draws core's occupancy curves, and the screenshot mode works offscreen and under Xvfb.
 #include "charts/ChartSupport.h"
-#include "views/ConvergenceView.h"
-#include "views/CostModelView.h"
-#include "window/ErrorReporter.h"
-#include "views/ExplorerView.h"
-#include "views/HardwareView.h"
 #include "charts/HeatmapWidget.h"
 #include "charts/HistogramWidget.h"
-#include "window/MainWindow.h"
 #include "charts/MarginalPlotWidget.h"
-#include "window/OptionForm.h"
 #include "charts/ParallelCoordinatesWidget.h"
-#include "views/RecordsView.h"
+#include "data/OccupancyPlot.h"
 #include "data/RunData.h"
-#include "window/TaskPanel.h"
-#include "window/TimeFormat.h"
-#include "views/TrialDetailsView.h"
 #include "data/TrialFilterProxy.h"
 #include "data/TrialTableModel.h"
+#include "views/ConvergenceView.h"
+#include "views/CostModelView.h"
+#include "views/ExplorerView.h"
+#include "views/HardwareView.h"
+#include "views/RecordsView.h"
+#include "views/TrialDetailsView.h"
+#include "window/ErrorReporter.h"
+#include "window/MainWindow.h"
+#include "window/OptionForm.h"
+#include "window/TaskPanel.h"
+#include "window/TimeFormat.h"
 
 #include "hardware/GpuDatabase.h"
 #include "hardware/OccupancyCalculator.h"
@@ -357,7 +358,28 @@ private slots:
             QCOMPARE(static_cast<QXYSeries*>(series[1])->count(), 1);
             QCOMPARE(static_cast<QXYSeries*>(series[1])->at(0).y(), expected.occupancy * 100);
             QVERIFY(colouredShare(shot(hardware.curveChart(c))) > 0.001);
+            const auto* line = static_cast<QXYSeries*>(series[0]);
+            for (qsizetype i = 1; i < line->count(); ++i)
+                QVERIFY2(line->at(i - 1).x() <= line->at(i).x(), qPrintable(QString("curve %1").arg(c)));
         }
+
+        // The plot is computed sorted by x whatever order the points come in, so the line never doubles back;
+        // shared memory in KB, occupancy in percent.
+        OccupancyCurves unsorted;
+        for (double x : {512.0, 96.0, 1024.0, 100.0, 32.0})
+            unsorted.threads.points.push_back({x, x / 1024, 0, 0});
+        unsorted.threads.marked = {100.0, 100.0 / 1024, 0, 0};
+        unsorted.sharedMemory.points = {{4096, 0.5, 0, 0}, {1024, 1.0, 0, 0}};
+        const OccupancyPlot plot = OccupancyPlot::of(unsorted);
+        const QList<QPointF> threads = plot.lines[OccupancyPlot::Threads].points;
+        QCOMPARE(threads.size(), 5);
+        for (qsizetype i = 1; i < threads.size(); ++i)
+            QVERIFY(threads[i - 1].x() < threads[i].x());
+        QCOMPARE(threads.front(), QPointF(32.0, 100.0 * 32 / 1024));
+        QCOMPARE(plot.lines[OccupancyPlot::Threads].mark, QPointF(100.0, 100.0 * 100 / 1024));
+        QCOMPARE(plot.lines[OccupancyPlot::Threads].xMax, 1024.0);
+        QCOMPARE(plot.lines[OccupancyPlot::SharedMemory].points,
+                 QList<QPointF>({QPointF(1.0, 100.0), QPointF(4.0, 50.0)}));
     }
 
     void recordsViewListsTheSession() {

@@ -19,6 +19,8 @@ void addKernelsCommand(CLI::App& app);
 void addAnalyzeCommand(CLI::App& app);
 void addDevicesCommand(CLI::App& app);
 void addWorkloadCommand(CLI::App& app);
+// `workload from-onnx`, a subcommand of `workload`.
+void addWorkloadFromOnnx(CLI::App& workload);
 void addImportanceCommand(CLI::App& app);
 
 } // namespace ts::cli

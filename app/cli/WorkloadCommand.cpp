@@ -125,7 +125,8 @@ void addWorkloadCommand(CLI::App& app) {
     auto o = std::make_shared<WorkloadOptions>();
     CLI::App* workload = app.add_subcommand(
         "workload",
-        "Tune a whole workload (many operators and shapes, one budget): tune, resume, show, list");
+        "Tune a whole workload (many operators and shapes, one budget): tune, resume, show, list, "
+        "from-onnx");
     workload->require_subcommand(1);
 
     CLI::App* tune = workload->add_subcommand("tune", "Tune the tasks of a workload file within one budget");
@@ -196,6 +197,7 @@ void addWorkloadCommand(CLI::App& app) {
     CLI::App* list = workload->add_subcommand("list", "The workloads of the records database");
     list->callback([o] { listWorkloads(*o); });
     o->db = shareOption(*workload, "--db", "Records database (default: $XDG_DATA_HOME/tunescope/records.db)");
+    addWorkloadFromOnnx(*workload); // after --db is shared: it reads a model, not the records
 }
 
 } // namespace ts::cli

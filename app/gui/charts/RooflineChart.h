@@ -2,13 +2,13 @@
 
 #include "data/RooflinePlot.h"
 
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QWidget>
 
 class QAbstractAxis;
 class QChartView;
 class QLabel;
-class QLineSeries;
-class QScatterSeries;
 
 namespace ts::gui {
 

@@ -57,7 +57,8 @@ std::vector<DeviceFeatures::Row> DeviceFeatures::ofGpu(const GpuSpec& g) {
                                                 QString::fromStdString(g.architecture()) + ")"},
         {QObject::tr("SMs"), QString::number(g.smCount)},
         {QObject::tr("clock base / boost"), QString("%1 / %2 MHz").arg(g.baseClockMHz).arg(g.boostClockMHz)},
-        {QObject::tr("memory"), QString("%1 GB %2").arg(g.memoryGB).arg(QString::fromStdString(g.memoryType))},
+        {QObject::tr("memory"),
+         QString("%1 GB %2").arg(g.memoryGB).arg(QString::fromStdString(g.memoryType))},
         {QObject::tr("bandwidth"), QString("%1 GB/s").arg(g.memoryBandwidthGBs)},
         {QObject::tr("peak FP32"), QString("%1 TFLOP/s").arg(g.fp32TFlops)},
         {QObject::tr("peak FP16 tensor"),
@@ -90,12 +91,13 @@ std::vector<DeviceFeatures::Row> DeviceFeatures::ofCpu(const CpuInfo& cpu, bool 
     QStringList flags;
     for (const std::string& flag : cpu.simd)
         flags << QString::fromStdString(flag);
-    rows.emplace_back(QObject::tr("SIMD flags"), flags.isEmpty() ? QObject::tr("none found") : flags.join(' '));
-    rows.emplace_back(QObject::tr("max clock"),
-                      cpu.maxClockMHz > 0 ? QObject::tr("%1 MHz (%2)")
-                                                .arg(cpu.maxClockMHz, 0, 'f', 0)
-                                                .arg(QString::fromStdString(cpu.clockSource))
-                                          : QObject::tr("unknown"));
+    rows.emplace_back(QObject::tr("SIMD flags"),
+                      flags.isEmpty() ? QObject::tr("none found") : flags.join(' '));
+    rows.emplace_back(QObject::tr("max clock"), cpu.maxClockMHz > 0
+                                                    ? QObject::tr("%1 MHz (%2)")
+                                                          .arg(cpu.maxClockMHz, 0, 'f', 0)
+                                                          .arg(QString::fromStdString(cpu.clockSource))
+                                                    : QObject::tr("unknown"));
     rows.emplace_back(QObject::tr("peak FP32"), peakText(cpu));
     rows.emplace_back(QObject::tr("memory bandwidth"), bandwidthText(cpu, measured));
     return rows;

@@ -1,7 +1,7 @@
 #include "views/ComparisonView.h"
 
-#include "window/AdaptiveSplitter.h"
 #include "charts/ChartSupport.h"
+#include "window/AdaptiveSplitter.h"
 #include "window/ErrorReporter.h"
 #include "window/TimeFormat.h"
 
@@ -54,6 +54,19 @@ std::vector<std::int64_t> parseBudgets(const QString& text) {
     return budgets;
 }
 
+constexpr int kChartHeight = 300;
+// Rows a list shows at least: all the strategies, and this many datasets (more scroll).
+constexpr int kListRows = 10;
+
+// A list as tall as its rows (at most `rows` of them): stacked in a narrow dock the splitter gives the form
+// only what it asks for, and a list of five rows in a tall dock scrolls for nothing; the dock scrolls
+// instead.
+void fitRows(QListWidget* list, int rows) {
+    const int shown = std::min(rows, list->count());
+    if (shown > 0)
+        list->setMinimumHeight(list->sizeHintForRow(0) * shown + 2 * list->frameWidth());
+}
+
 } // namespace
 
 ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget(parent), m_errors(errors) {
@@ -79,6 +92,7 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
         item->setCheckState(name == "random_sample" ? Qt::Checked : Qt::Unchecked);
     }
     formLayout->addWidget(m_strategies, 1);
+    fitRows(m_strategies, m_strategies->count());
     auto* settings = new QFormLayout;
     m_seeds = new QSpinBox(form);
     m_seeds->setRange(1, 1000);
@@ -106,6 +120,8 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
     m_summary = new QLabel(tr("Choose datasets and strategies, then Compare."), results);
     m_summary->setWordWrap(true);
     m_chart = charts::makeChartView(tr("Mean fraction of optimum (band: +-1 standard deviation)"), results);
+    // Stacked under the form in a narrow dock the chart gets its minimum: tall enough for its axis title.
+    m_chart->setMinimumHeight(kChartHeight);
     m_x = charts::makeAxis(tr("evaluations"), false);
     m_y = charts::makeAxis(tr("fraction of optimum"), false);
     m_chart->chart()->addAxis(m_x, Qt::AlignBottom);
@@ -125,6 +141,7 @@ ComparisonView::ComparisonView(ErrorReporter& errors, QWidget* parent) : QWidget
     QDir dir(TUNESCOPE_RESOURCE_DIR "/datasets");
     for (const QFileInfo& info : dir.entryInfoList({"*.json.gz", "*.json"}, QDir::Files, QDir::Name))
         this->addDataset(info.absoluteFilePath(), info.fileName().startsWith("pnpoly"));
+    fitRows(m_datasets, kListRows);
 
     connect(addDataset, &QPushButton::clicked, this, &ComparisonView::addDatasetFile);
     connect(m_run, &QPushButton::clicked, this, [this] { start(); });

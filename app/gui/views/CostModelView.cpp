@@ -1,12 +1,13 @@
 #include "views/CostModelView.h"
 
-#include "window/AdaptiveSplitter.h"
 #include "charts/ChartClickPicker.h"
 #include "charts/ChartSupport.h"
+#include "charts/PlotLegend.h"
 #include "charts/PointPicker.h"
 #include "data/RunData.h"
 #include "hardware/StaticEstimateFit.h"
 #include "strategies/StrategyRegistry.h"
+#include "window/AdaptiveSplitter.h"
 
 #include <QChart>
 #include <QChartView>
@@ -35,7 +36,6 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
 
     m_scatterView = charts::makeChartView(tr("Predicted vs measured"), splitter);
     QChart* scatter = m_scatterView->chart();
-    scatter->legend()->setAlignment(Qt::AlignRight); // a batch range per colour: a column reads, a row elides
     m_px = charts::makeAxis(tr("measured (ms)"), true);
     m_py = charts::makeAxis(tr("predicted"), true);
     scatter->addAxis(m_px, Qt::AlignBottom);
@@ -77,6 +77,9 @@ CostModelView::CostModelView(RunData& data, QWidget* parent) : RunView(data, par
     m_selection->attachAxis(m_px);
     m_selection->attachAxis(m_py);
     new ChartClickPicker(m_scatterView, data, [this](PointPicker& picker) { addPickable(picker); });
+    // A batch range per colour, over the plot's empty top left corner: beside it, it took a third of the
+    // scatter in a narrow dock.
+    m_legend = new PlotLegend(m_scatterView);
     splitter->addWidget(m_scatterView);
 
     m_qualityView = charts::makeChartView(tr("Model quality on unseen configs"), splitter);
@@ -228,7 +231,9 @@ void CostModelView::refresh() {
     m_drawnQuality = quality.size();
     charts::setRange(m_px, lo, hi);
     charts::setRange(m_py, lo, hi);
-    const auto onAxes = [this](const QList<QPointF>& points) { return charts::axisPoints(m_px, m_py, points); };
+    const auto onAxes = [this](const QList<QPointF>& points) {
+        return charts::axisPoints(m_px, m_py, points);
+    };
     m_static->replace(onAxes(charts::decimate(estimates, kMaxScatter / 2)));
     for (int g = 0; g < kBatchGroups; ++g) {
         qsizetype share = total == 0 ? 0 : kMaxScatter * groups[g].size() / total + 1;
@@ -246,6 +251,7 @@ void CostModelView::refresh() {
         m_diagonal->replace(diagonal);
     markSelection();
     charts::showLegendOfDrawnSeries(m_scatterView->chart());
+    m_legend->place();
 
     QList<QPointF> spearman, recall;
     for (const auto& point : quality) {

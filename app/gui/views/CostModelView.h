@@ -18,6 +18,7 @@ class QScatterSeries;
 
 namespace ts::gui {
 
+class PlotLegend;
 class PointPicker;
 
 // The cost model's quality: predicted vs measured time (log-log, colour by batch, the ideal diagonal) and
@@ -64,6 +65,7 @@ private:
     void addPickable(PointPicker& picker) const;
 
     QChartView* m_scatterView;
+    PlotLegend* m_legend;
     QChartView* m_qualityView;
     QAbstractAxis* m_px;
     QAbstractAxis* m_py;

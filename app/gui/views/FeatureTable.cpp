@@ -22,7 +22,7 @@ FeatureTable::FeatureTable(QWidget* parent) : QTableWidget(0, 2, parent) {
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(0, QHeaderView::Fixed);
     horizontalHeader()->setSectionResizeMode(1, QHeaderView::Fixed); // fit() gives it the rest
-    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed); // fit() sizes rows to their wrapped text
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);      // fit() sizes rows to their wrapped text
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setWordWrap(true);
     setTextElideMode(Qt::ElideNone);

@@ -454,8 +454,9 @@ void HardwareView::refreshRoofline() {
         m_rooflineChart->clear(tr("No roofline: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
-    const QString kernel = tr("%1 at %2").arg(QString::fromStdString(spec->name),
-                                              QString::fromStdString(formatProblemSize(*spec, runSize(*spec))));
+    const QString kernel = tr("%1 at %2")
+                               .arg(QString::fromStdString(spec->name),
+                                    QString::fromStdString(formatProblemSize(*spec, runSize(*spec))));
     m_rooflineChart->draw(RooflinePlot::of(*m_roofline, data().selectedRow(),
                                            QString::fromStdString(cpu.memoryBandwidthSource), kernel));
 }

@@ -5,8 +5,8 @@
 
 #include "deploy/DeploymentBuilder.h"
 #include "deploy/DeploymentHeader.h"
-#include "store/RecordStore.h"
 #include "formats/TrialExporter.h"
+#include "store/RecordStore.h"
 #include "util/OutputFile.h"
 
 #include <QDateTime>
@@ -151,9 +151,21 @@ void RecordsView::reload() {
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
     }
+    fitColumns();
     if (keep)
         selectSession(*keep);
     updateButtons();
+}
+
+// Every cell shows its whole text: columns as wide as their contents, a long one (a CPU's device text names
+// its compiler too) at most kMaxColumnWidth and wrapped, its row as tall as that takes. The table scrolls
+// sideways within the dock.
+void RecordsView::fitColumns() {
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        if (m_table->columnWidth(c) > kMaxColumnWidth)
+            m_table->setColumnWidth(c, kMaxColumnWidth);
+    m_table->resizeRowsToContents();
 }
 
 bool RecordsView::selectSession(std::int64_t id) {

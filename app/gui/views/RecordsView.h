@@ -45,6 +45,9 @@ signals:
     void exported(const QString& message);
 
 private:
+    static constexpr int kMaxColumnWidth = 320;
+
+    void fitColumns();
     std::optional<std::int64_t> selectedSession() const;
     void exportSelected();
     void updateButtons();

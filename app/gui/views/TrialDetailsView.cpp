@@ -1,8 +1,8 @@
 #include "views/TrialDetailsView.h"
 
-#include "window/AppPalette.h"
 #include "charts/HistogramWidget.h"
 #include "data/RunData.h"
+#include "window/AppPalette.h"
 #include "window/TimeFormat.h"
 
 #include "util/Statistics.h"
@@ -34,6 +34,8 @@ TrialDetailsView::TrialDetailsView(RunData& data, QWidget* parent) : RunView(dat
     m_config->setHorizontalHeaderLabels({tr("name"), tr("value")});
     m_config->verticalHeader()->hide();
     m_config->horizontalHeader()->setStretchLastSection(true);
+    // Parameter and metric names whole (ROWS_PER_CHUNK, dynamic_shared_bytes); the values take the rest.
+    m_config->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_config->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_log = new QPlainTextEdit(splitter);
     m_log->setReadOnly(true);

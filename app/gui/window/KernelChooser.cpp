@@ -102,7 +102,8 @@ bool KernelChooser::chooseKernel(const QString& id) {
     }
     if (m_runner.isRunning()) {
         m_task.selectKernel(m_kernelId);
-        m_errors.report(&m_window, tr("Cannot change the kernel"), tr("A session is running: stop it first."));
+        m_errors.report(&m_window, tr("Cannot change the kernel"),
+                        tr("A session is running: stop it first."));
         return false;
     }
     std::shared_ptr<const KernelSpec> spec;

@@ -56,7 +56,8 @@ SessionSetup::Resume SessionSetup::resume(const QString& databasePath, std::int6
     return resume;
 }
 
-RunData::Info SessionSetup::startInfo(const SessionPlan& task, const Dataset* dataset, const KernelSpec* spec) {
+RunData::Info SessionSetup::startInfo(const SessionPlan& task, const Dataset* dataset,
+                                      const KernelSpec* spec) {
     RunData::Info info;
     info.strategy = QString::fromStdString(task.strategy);
     info.label = QObject::tr("%1 seed %2").arg(info.strategy).arg(task.seed);

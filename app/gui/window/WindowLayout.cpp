@@ -103,7 +103,8 @@ void WindowLayout::watchScreen() {
         QTimer::singleShot(0, this, &WindowLayout::fitToScreen);
     });
     if (QScreen* on = handle->screen())
-        connect(on, &QScreen::availableGeometryChanged, this, &WindowLayout::fitToScreen, Qt::UniqueConnection);
+        connect(on, &QScreen::availableGeometryChanged, this, &WindowLayout::fitToScreen,
+                Qt::UniqueConnection);
 }
 
 } // namespace ts::gui

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QObject>
+
+class QChartView;
+
+namespace ts::gui {
+
+// Keeps a chart's legend compact: detached from the chart's layout (which would give it a column or a row
+// of its own, a third of a small scatter) and laid over the top left corner of the plot area in a smaller
+// font on a translucent background, refitted whenever the plot area, the palette or its entries change
+// (call place() after changing which markers are visible). For charts whose top left stays mostly empty,
+// such as predicted vs measured, where the points lie along the diagonal.
+class PlotLegend : public QObject {
+    Q_OBJECT
+public:
+    explicit PlotLegend(QChartView* view);
+
+    void place();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QChartView* m_view;
+};
+
+} // namespace ts::gui
