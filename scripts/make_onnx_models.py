@@ -187,6 +187,58 @@ def resnet(stages, stem, classes, weights_as_inputs, hw_in, base):
     return g.model("resnet", [x], out, [1, classes]), t, left
 
 
+def llama_decode(batch, past, layers=32, hidden=4096, heads=32, kv_heads=8, ffn=14336, vocab=128256):
+    """One decode step of a Llama-style decoder (Hugging Face's LlamaModel layout): one new token per sequence
+    against a KV cache of `past` tokens ("past", open), grouped-query attention, SwiGLU MLP, an lm_head.
+    Returns the model, its tasks, and the (kernel, size) keys of the tasks whose size depends on the cache
+    length (the attention over the cache)."""
+    g, t = Graph(weights_as_inputs=True), Tasks()
+    d = hidden // heads
+    ids = helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", 1])
+    inputs = [ids]
+    x = g.op("Gather", [g.weight([vocab, hidden], "embed"), "input_ids"], axis=0)
+    varying = []
+
+    def rms_norm(h):
+        mean = g.op("ReduceMean", [g.op("Mul", [h, h])], axes=[-1], keepdims=1)
+        return g.op("Mul", [g.op("Div", [h, g.op("Sqrt", [g.op("Add", [mean, g.const([1e-5], np.float32)])])]),
+                            g.weight([hidden], "norm")])
+
+    def linear(h, k, n):
+        t.gemm(batch, n, k)
+        return g.op("MatMul", [h, g.weight([k, n])])
+
+    for layer in range(layers):
+        h = rms_norm(x)
+        q = g.op("Transpose", [g.op("Reshape", [linear(h, hidden, hidden), g.const([0, 0, heads, d])])],
+                 perm=[0, 2, 1, 3])
+        caches = []
+        for name in ("key", "value"):
+            new = g.op("Transpose", [g.op("Reshape", [linear(h, hidden, kv_heads * d), g.const([0, 0, kv_heads, d])])],
+                       perm=[0, 2, 1, 3])
+            past_name = f"past_{name}_{layer}"
+            inputs.append(helper.make_tensor_value_info(past_name, TensorProto.FLOAT, ["batch", kv_heads, "past", d]))
+            cache = g.op("Concat", [past_name, new], axis=2)
+            grouped = g.op("Expand", [g.op("Unsqueeze", [cache, g.const([2])]), g.const([1, 1, heads // kv_heads, 1, 1])])
+            caches.append(g.op("Reshape", [grouped, g.const([0, heads, -1, d])]))
+        scores = g.op("MatMul", [q, g.op("Transpose", [caches[0]], perm=[0, 1, 3, 2])])
+        t.gemm(1, past + 1, d, batch * heads)
+        probs = g.op("Softmax", [g.op("Div", [scores, g.const([float(np.sqrt(d))], np.float32)])], axis=-1)
+        context = g.op("MatMul", [probs, caches[1]])
+        t.gemm(1, d, past + 1, batch * heads)
+        varying += [("gemm", (("M", 1), ("N", past + 1), ("K", d))), ("gemm", (("M", 1), ("N", d), ("K", past + 1)))]
+        merged = g.op("Reshape", [g.op("Transpose", [context], perm=[0, 2, 1, 3]), g.const([0, 0, hidden])])
+        x = g.op("Add", [x, linear(merged, hidden, hidden)])
+        h = rms_norm(x)
+        gate = linear(h, hidden, ffn)
+        up = linear(h, hidden, ffn)
+        silu = g.op("Mul", [gate, g.op("Sigmoid", [gate])])
+        x = g.op("Add", [x, linear(g.op("Mul", [silu, up]), ffn, hidden)])
+    logits = linear(rms_norm(x), hidden, vocab)
+    graph_inputs = inputs
+    return g.model("llama_decode", graph_inputs, logits, ["batch", 1, vocab]), t, sorted(set(varying))
+
+
 def dynamic_axes():
     g, t = Graph(), Tasks()
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "sequence", 32])
@@ -261,6 +313,20 @@ def main():
     write(outdir, "resnet50", model, t.json(["conv2d"], args=["--kernels", "conv2d"],
                                             shipped="resources/workloads/resnet50-conv.json"),
           left=dict(left, **{"Gemm (not asked for)": 1}))
+
+    # Llama-3-8B decode at batch 1 and 16 against a KV cache of 255 tokens: the shipped file holds the tasks
+    # that do not vary with the cache length (the attention over the cache is left out there).
+    for batch in (1, 16):
+        model, t, varying = llama_decode(batch, 255)
+        expected = t.json(["gemm"], args=["--kernels", "gemm", "--batch", str(batch), "--dim", "past=255"],
+                          shipped="resources/workloads/llama3-8b-gemm.json", shipped_prefix=f"batch{batch}.",
+                          shipped_leaves_out=[dict(size) for _, size in varying])
+        if batch == 1:
+            write(outdir, "llama3_8b_decode", model, expected, left={"Softmax (not asked for)": 32})
+        else:
+            with open(os.path.join(outdir, "llama3_8b_decode_batch16.expected.json"), "w") as f:
+                json.dump(dict(expected, model="llama3_8b_decode.onnx"), f, indent=1)
+                f.write("\n")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,7 @@ OccupancyCharts::OccupancyCharts(QWidget* parent) : QObject(parent) {
     // Short titles: a chart in a narrow dock elides a long one; the axis says what varies.
     const QString titles[] = {tr("Occupancy vs block size"), tr("Occupancy vs registers"),
                               tr("Occupancy vs shared memory")};
-    const QString units[] = {tr("threads per block"), tr("registers per thread"),
-                             tr("shared memory (KB)")};
+    const QString units[] = {tr("threads per block"), tr("registers per thread"), tr("shared memory (KB)")};
     for (std::size_t c = 0; c < m_views.size(); ++c) {
         m_views[c] = charts::makeChartView(titles[c], parent);
         QChart* chart = m_views[c]->chart();

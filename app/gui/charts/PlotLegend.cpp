@@ -19,7 +19,7 @@ constexpr QSizeF kEntryPadding(24, 9);
 
 } // namespace
 
-PlotLegend::PlotLegend(QChartView* view) : QObject(view), m_view(view) {
+PlotLegend::PlotLegend(QChartView* view, Qt::Corner corner) : QObject(view), m_view(view), m_corner(corner) {
     QChart* chart = view->chart();
     chart->legend()->detachFromChart();
     chart->legend()->setAlignment(Qt::AlignLeft); // one entry per row
@@ -49,13 +49,18 @@ void PlotLegend::place() {
             ++rows;
             widest = std::max(widest, metrics.horizontalAdvance(marker->label()));
         }
-    const QSizeF size =
-        rows == 0 ? QSizeF(0, 0)
-                  : QSizeF(widest + metrics.height() + kEntryPadding.width(),
-                           rows * (metrics.height() + kEntryPadding.height()) + 2 * kEntryPadding.height());
+    // Entries in as many columns as a short plot needs (the legend lays them out top to bottom, then right).
     const QRectF plot = m_view->chart()->plotArea();
-    legend->setGeometry(QRectF(plot.topLeft() + QPointF(kInset, kInset),
-                               size.boundedTo(plot.size() - QSizeF(2 * kInset, 2 * kInset))));
+    const qreal rowHeight = metrics.height() + kEntryPadding.height();
+    const qreal room = plot.height() - 2 * kInset - 2 * kEntryPadding.height();
+    const int perColumn = std::max(1, static_cast<int>(room / rowHeight));
+    const int columns = rows == 0 ? 0 : (rows + perColumn - 1) / perColumn;
+    const QSizeF size(columns * (widest + metrics.height() + kEntryPadding.width()),
+                      columns == 0 ? 0 : std::min(rows, perColumn) * rowHeight + 2 * kEntryPadding.height());
+    const QSizeF shown = size.boundedTo(plot.size() - QSizeF(2 * kInset, 2 * kInset));
+    const qreal left =
+        m_corner == Qt::TopRightCorner ? plot.right() - kInset - shown.width() : plot.left() + kInset;
+    legend->setGeometry(QRectF(QPointF(left, plot.top() + kInset), shown));
     legend->update();
 }
 

@@ -3,10 +3,11 @@
 #include "window/AdaptiveSplitter.h"
 
 #include "charts/ChartSupport.h"
+#include "charts/PlotLegend.h"
+#include "data/WorkloadTaskModel.h"
+#include "running/WorkloadSource.h"
 #include "window/ErrorReporter.h"
 #include "window/TimeFormat.h"
-#include "running/WorkloadSource.h"
-#include "data/WorkloadTaskModel.h"
 
 #include "store/RecordStore.h"
 #include "workload/SchedulerRegistry.h"
@@ -201,6 +202,8 @@ void WorkloadView::buildCharts(QWidget* parent, QWidget*& endToEnd, QWidget*& tr
     m_oracle->attachAxis(m_endToEndX);
     m_oracle->attachAxis(m_endToEndY);
     m_oracle->setVisible(false);
+    // Over the plot's top right, which the falling curves leave empty: below it, the runs' names elided.
+    m_endToEndLegend = new PlotLegend(m_endToEndView, Qt::TopRightCorner);
     endToEnd = m_endToEndView;
 
     m_trialsView = charts::makeChartView(tr("Trials per task (stacked)"), parent);
@@ -415,6 +418,7 @@ void WorkloadView::refreshNow() {
     if (m_oracle->points() != line)
         m_oracle->replace(line);
     m_oracle->setVisible(oracle.has_value());
+    m_endToEndLegend->place();
 
     const std::vector<QList<QPointF>> stacked = current.stackedTrials();
     for (std::size_t k = 0; k < m_areas.size() && k < stacked.size(); ++k) {

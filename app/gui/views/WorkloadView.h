@@ -24,6 +24,8 @@ class QTimer;
 
 namespace ts::gui {
 
+class PlotLegend;
+
 class ErrorReporter;
 class WorkloadTaskModel;
 
@@ -121,6 +123,7 @@ private:
     QTableView* m_table;
 
     QChartView* m_endToEndView;
+    PlotLegend* m_endToEndLegend;
     QAbstractAxis* m_endToEndX;
     QAbstractAxis* m_endToEndY;
     QLineSeries* m_oracle;
