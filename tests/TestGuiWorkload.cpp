@@ -3,9 +3,13 @@
 // the stacked trials, the progress), selecting a task shows its session in the other views, pause / resume /
 // stop through the buttons, and input that cannot run is one error that records nothing.
 #include "views/ConvergenceView.h"
-#include "window/ErrorReporter.h"
 #include "views/ExplorerView.h"
+#include "window/ErrorReporter.h"
 #include "window/MainWindow.h"
+#if TUNESCOPE_WITH_ONNX
+#include "window/ModelWorkloadDialog.h"
+#include "window/WorkloadFromModel.h"
+#endif
 #include "data/TrialTableModel.h"
 #include "data/WorkloadTaskModel.h"
 #include "views/WorkloadView.h"
@@ -371,6 +375,44 @@ private slots:
         QCOMPARE(view->runCount(), 0);
         RecordStore store(w->databasePath().toStdString());
         QVERIFY(store.workloads().empty());
+    }
+
+    // File > New workload from model...: the form asks for the model's open dimensions, the workload file is
+    // core's (as `workload from-onnx` writes it) and the Workload view opens it; a model that cannot be read
+    // is one error.
+    void aWorkloadFromAModel() {
+#if !TUNESCOPE_WITH_ONNX
+        QSKIP("This build reads no ONNX models (libonnx-dev was not found).");
+#else
+        auto w = window();
+        QVERIFY(w->workloadFromModel());
+        QSignalSpy errors(&w->errors(), &ErrorReporter::reported);
+        const QString model = TUNESCOPE_TEST_DATA "/onnx/dynamic_axes.onnx";
+        const auto dims = w->workloadFromModel()->openDims(model);
+        QVERIFY(dims);
+        QCOMPARE(*dims, (std::set<std::string>{"batch", "sequence"}));
+        ModelWorkloadDialog dialog(model, *dims);
+        dialog.setDim("batch", 2);
+        dialog.setDim("sequence", 8);
+        dialog.setKernel("softmax", false);
+        const QString output = m_dir.filePath("from-model.json");
+        QVERIFY(w->workloadFromModel()->create(dialog.request(), output));
+        QCOMPARE(errors.count(), 0);
+        const WorkloadPlan plan = w->workloadView()->formPlan();
+        QCOMPARE(plan.tasks.size(), std::size_t{1});
+        QCOMPARE(plan.tasks[0].name, std::string("gemm.M16_N48_K32"));
+
+        QVERIFY(!w->workloadFromModel()->openDims(TUNESCOPE_TEST_DATA "/onnx/truncated.onnx"));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(errors.last().at(1).toString().contains("truncated.onnx"),
+                 qPrintable(errors.last().at(1).toString()));
+        ModelWorkloadDialog open(model, *dims);
+        open.setKernel("gemm", false);
+        open.setKernel("softmax", false);
+        QVERIFY(!w->workloadFromModel()->create(open.request(), m_dir.filePath("none.json")));
+        QCOMPARE(errors.count(), 2);
+        QVERIFY(!QFile::exists(m_dir.filePath("none.json")));
+#endif
     }
 };
 

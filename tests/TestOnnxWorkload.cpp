@@ -1,7 +1,7 @@
-// `workload from-onnx`: the tasks of the test models of tests/data/onnx (written by scripts/make_onnx_models.py
-// with python3-onnx, which also counted each model's expected tasks from how it built them), the shipped
-// workloads against models with their published dimensions, open dimensions, hostile files, and a workload
-// from a model tuned end to end on the cpu backend.
+// `workload from-onnx`: the tasks of the test models of tests/data/onnx (written by
+// scripts/make_onnx_models.py with python3-onnx, which also counted each model's expected tasks from how it
+// built them), the shipped workloads against models with their published dimensions, open dimensions, hostile
+// files, and a workload from a model tuned end to end on the cpu backend.
 #include "CliRun.h"
 #include "util/Error.h"
 #if TUNESCOPE_WITH_ONNX
@@ -42,8 +42,9 @@ std::map<std::pair<std::string, std::string>, std::int64_t> byShape(const nlohma
 
 // The model an expected-tasks file is for: its "model" key, else the file of the same stem.
 QString modelOf(const QString& stem, const nlohmann::json& expected) {
-    return kModels + (expected.contains("model") ? QString::fromStdString(expected.at("model").get<std::string>())
-                                                 : stem + ".onnx");
+    return kModels + (expected.contains("model")
+                          ? QString::fromStdString(expected.at("model").get<std::string>())
+                          : stem + ".onnx");
 }
 
 QStringList argsOf(const nlohmann::json& expected) {
@@ -53,6 +54,20 @@ QStringList argsOf(const nlohmann::json& expected) {
     return args;
 }
 
+// Runs `workload from-onnx` on the model of an expected-tasks file with its arguments; the workload written.
+bool extract(const QString& stem, const nlohmann::json& expected, nlohmann::json& workload) {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/w.json";
+    const auto run =
+        runCli(QStringList{"workload", "from-onnx", modelOf(stem, expected), "-o", out} + argsOf(expected));
+    if (run.exitCode != 0) {
+        qWarning("%s", qPrintable(run.err));
+        return false;
+    }
+    workload = readJson(out.toStdString());
+    return true;
+}
+
 } // namespace
 
 class TestOnnxWorkload : public QObject {
@@ -60,7 +75,8 @@ class TestOnnxWorkload : public QObject {
 private slots:
     void initTestCase() {
 #if !TUNESCOPE_WITH_ONNX
-        QSKIP("This build reads no ONNX models (libonnx-dev was not found): workload from-onnx is not built.");
+        QSKIP(
+            "This build reads no ONNX models (libonnx-dev was not found): workload from-onnx is not built.");
 #endif
     }
 
@@ -75,12 +91,8 @@ private slots:
     void tasksAsTheModelWasBuilt() {
         QFETCH(QString, model);
         const nlohmann::json expected = readJson((kModels + model + ".expected.json").toStdString());
-        QTemporaryDir dir;
-        const QString out = dir.path() + "/w.json";
-        const auto run =
-            runCli(QStringList{"workload", "from-onnx", modelOf(model, expected), "-o", out} + argsOf(expected));
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        const nlohmann::json workload = readJson(out.toStdString());
+        nlohmann::json workload;
+        QVERIFY(extract(model, expected, workload));
         QCOMPARE(workload.at("tasks").size(), expected.at("tasks").size());
         for (std::size_t i = 0; i < expected.at("tasks").size(); ++i) {
             const auto& got = workload.at("tasks")[i];
@@ -94,7 +106,8 @@ private slots:
         for (const auto& [op, count] : leftOut.items()) {
             // Each op type's counts over its reasons add up to the model's.
             std::int64_t seen = 0;
-            const QRegularExpression entry(QStringLiteral("(?:: |; )%1 x(\\d+) \\(").arg(QString::fromStdString(op)));
+            const QRegularExpression entry(
+                QStringLiteral("(?:: |; )%1 x(\\d+) \\(").arg(QString::fromStdString(op)));
             for (auto it = entry.globalMatch(source); it.hasNext();)
                 seen += it.next().captured(1).toLongLong();
             QVERIFY2(seen == count.get<std::int64_t>(),
@@ -118,11 +131,8 @@ private slots:
     void shippedWorkloadsAgreeWithTheirModels() {
         QFETCH(QString, model);
         const nlohmann::json expected = readJson((kModels + model + ".expected.json").toStdString());
-        QTemporaryDir dir;
-        const QString out = dir.path() + "/w.json";
-        const auto run =
-            runCli(QStringList{"workload", "from-onnx", modelOf(model, expected), "-o", out} + argsOf(expected));
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        nlohmann::json written;
+        QVERIFY(extract(model, expected, written));
         const nlohmann::json shipped =
             readJson(std::string(TUNESCOPE_SOURCE_DIR "/") + expected.at("shipped").get<std::string>());
         const std::string prefix = expected.value("shipped_prefix", "");
@@ -132,7 +142,6 @@ private slots:
                 shippedTasks.push_back(task);
         nlohmann::json extracted = nlohmann::json::array();
         const nlohmann::json leftOut = expected.value("shipped_leaves_out", nlohmann::json::array());
-        const nlohmann::json written = readJson(out.toStdString());
         for (const auto& task : written.at("tasks"))
             if (std::find(leftOut.begin(), leftOut.end(), task.at("size")) == leftOut.end())
                 extracted.push_back(task);
@@ -156,7 +165,8 @@ private slots:
             ModelTasks tasks(OnnxModel::read(path, onlyBatch));
             QFAIL("a model with an open sequence gave tasks");
         } catch (const Error& e) {
-            QVERIFY2(QString(e.what()).contains("sequence") && !QString(e.what()).contains("batch,"), e.what());
+            QVERIFY2(QString(e.what()).contains("sequence") && !QString(e.what()).contains("batch,"),
+                     e.what());
         }
         OnnxModel::Bindings typo;
         typo.dims["sequnce"] = 4;
@@ -171,10 +181,12 @@ private slots:
     void hostileFilesAreRefusedInOneSentence_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("says");
-        QTest::newRow("truncated") << kModels + "truncated.onnx" << "is not an ONNX model";
+        QTest::newRow("truncated") << kModels + "truncated.onnx"
+                                   << "is not an ONNX model";
         QTest::newRow("gzip") << QString(TUNESCOPE_TEST_DATA "/corrupt.json.gz") << "is not an ONNX model";
         QTest::newRow("json") << QString(TUNESCOPE_TEST_DATA "/empty.json") << "is not an ONNX model";
-        QTest::newRow("missing") << kModels + "no_such_model.onnx" << "does not exist";
+        QTest::newRow("missing") << kModels + "no_such_model.onnx"
+                                 << "does not exist";
         QTest::newRow("folder") << kModels << "is not a file";
     }
     void hostileFilesAreRefusedInOneSentence() {
@@ -194,7 +206,8 @@ private slots:
         QTest::addColumn<QString>("says");
         QTest::newRow("kernel") << QStringList{"--kernels", "gemm,fft"} << "\"fft\" is not a kernel";
         QTest::newRow("dim syntax") << QStringList{"--dim", "sequence"} << "is not NAME=VALUE";
-        QTest::newRow("dim twice") << QStringList{"--dim", "sequence=2", "--dim", "sequence=3"} << "given twice";
+        QTest::newRow("dim twice") << QStringList{"--dim", "sequence=2", "--dim", "sequence=3"}
+                                   << "given twice";
         QTest::newRow("batch") << QStringList{"--batch", "-1"} << "--batch -1";
         QTest::newRow("device") << QStringList{"--device", "tpu"} << "is not cpu or cuda";
     }
@@ -213,8 +226,8 @@ private slots:
     void aModelsWorkloadTunesOnTheCpu() {
         QTemporaryDir dir;
         const QString workload = dir.path() + "/w.json";
-        auto run = runCli({"workload", "from-onnx", kModels + "dynamic_axes.onnx", "-o", workload, "--batch", "2",
-                           "--dim", "sequence=8", "--device", "cpu"});
+        auto run = runCli({"workload", "from-onnx", kModels + "dynamic_axes.onnx", "-o", workload, "--batch",
+                           "2", "--dim", "sequence=8", "--device", "cpu"});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         run = runCli({"workload", "tune", workload, "--budget", "4", "--strategy", "random_sample", "--db",
                       dir.path() + "/records.db", "--json"});

@@ -125,8 +125,7 @@ void addWorkloadCommand(CLI::App& app) {
     auto o = std::make_shared<WorkloadOptions>();
     CLI::App* workload = app.add_subcommand(
         "workload",
-        "Tune a whole workload (many operators and shapes, one budget): tune, resume, show, list, "
-        "from-onnx");
+        "Tune a whole workload (many operators and shapes, one budget): tune, resume, show, list, from-onnx");
     workload->require_subcommand(1);
 
     CLI::App* tune = workload->add_subcommand("tune", "Tune the tasks of a workload file within one budget");

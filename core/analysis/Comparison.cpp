@@ -58,8 +58,9 @@ CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datas
     plan.seed = seed;
     plan.mode = m_settings.mode;
     plan.batchSize = m_settings.batchSize;
-    plan.budget = m_settings.budgets.empty() ? static_cast<std::int64_t>(dataset.space.domainSize(m_settings.mode))
-                                             : m_settings.budgets.back();
+    plan.budget = m_settings.budgets.empty()
+                      ? static_cast<std::int64_t>(dataset.space.domainSize(m_settings.mode))
+                      : m_settings.budgets.back();
     PreparedSession::Hooks hooks;
     hooks.dataset = m_datasets[datasetIndex];
     hooks.profile = prepared.profile;
@@ -163,9 +164,9 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             try {
                 const std::size_t d = jobs[i].dataset;
                 const bool wants = aware.at(jobs[i].strategy);
-                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed,
-                                 {profiles[d], wants ? features[d] : nullptr,
-                                  wants ? hardwarePriors[d] : priors[d]});
+                runs[i] = runOne(
+                    jobs[i].strategy, d, jobs[i].seed,
+                    {profiles[d], wants ? features[d] : nullptr, wants ? hardwarePriors[d] : priors[d]});
             } catch (...) {
                 std::lock_guard lock(progressMutex);
                 failure = std::current_exception();

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "models/ConfigFeatureTable.h"
-#include "models/TransferPrior.h"
 #include "datasets/Dataset.h"
 #include "datasets/DatasetProfile.h"
+#include "models/ConfigFeatureTable.h"
+#include "models/TransferPrior.h"
 #include "strategies/StrategyOptions.h"
 
 #include <atomic>

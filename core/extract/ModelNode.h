@@ -31,7 +31,7 @@ struct ModelNode {
     std::string domain; // "" for ONNX's default operator set
     std::vector<ModelShape> inputs;
     std::map<std::string, std::vector<std::int64_t>> ints; // int and ints attributes
-    std::map<std::string, std::string> strings;             // string attributes
+    std::map<std::string, std::string> strings;            // string attributes
     std::int64_t intOr(const std::string& attribute, std::int64_t fallback) const;
 };
 

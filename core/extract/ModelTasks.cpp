@@ -41,10 +41,11 @@ ModelTasks::ModelTasks(const OnnxModel& model, const std::set<std::string>& kern
             add(op, node.name);
     }
     if (!open.empty())
-        throw Error(fmt::format("The model {} leaves the dimension(s) {} open, and its {} operators need them: "
-                                "give each with --dim NAME=VALUE (--batch N binds the inputs' first "
-                                "dimension).",
-                                model.path().string(), fmt::join(open, ", "), fmt::join(needing, ", ")));
+        throw Error(
+            fmt::format("The model {} leaves the dimension(s) {} open, and its {} operators need them: "
+                        "give each with --dim NAME=VALUE (--batch N binds the inputs' first "
+                        "dimension).",
+                        model.path().string(), fmt::join(open, ", "), fmt::join(needing, ", ")));
 }
 
 void ModelTasks::add(const ModelOperator& op, const std::string& node) {
@@ -70,9 +71,8 @@ nlohmann::ordered_json ModelTasks::workload(const std::string& name, const std::
     std::vector<std::string> left;
     for (const LeftOut& l : m_leftOut)
         left.push_back(fmt::format("{} x{} ({})", l.opType, l.count, l.reason));
-    std::string source =
-        fmt::format("Extracted from the ONNX model {} ({}): {} tasks from {} operators.", m_modelName, how,
-                    m_tasks.size(), m_operators);
+    std::string source = fmt::format("Extracted from the ONNX model {} ({}): {} tasks from {} operators.",
+                                     m_modelName, how, m_tasks.size(), m_operators);
     if (!left.empty())
         source += fmt::format(" Left out: {}.", fmt::join(left, "; "));
     nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
@@ -80,7 +80,8 @@ nlohmann::ordered_json ModelTasks::workload(const std::string& name, const std::
         nlohmann::ordered_json size = nlohmann::ordered_json::object();
         for (const auto& [dim, value] : task.size)
             size[dim] = value;
-        tasks.push_back({{"name", task.name()}, {"kernel", task.kernel}, {"size", size}, {"weight", task.weight}});
+        tasks.push_back(
+            {{"name", task.name()}, {"kernel", task.kernel}, {"size", size}, {"weight", task.weight}});
     }
     return {{"name", name}, {"device", device}, {"source", source}, {"tasks", tasks}};
 }

@@ -19,10 +19,10 @@ public:
     struct Task {
         std::string kernel;
         std::vector<std::pair<std::string, std::int64_t>> size;
-        std::int64_t weight = 0;       // kernel calls per inference
-        std::string firstNode;         // the first operator of the model with this task
-        std::string name() const;      // "gemm.M128_N2304_K768"
-        std::string sizeText() const;  // "M=128,N=2304,K=768"
+        std::int64_t weight = 0;      // kernel calls per inference
+        std::string firstNode;        // the first operator of the model with this task
+        std::string name() const;     // "gemm.M128_N2304_K768"
+        std::string sizeText() const; // "M=128,N=2304,K=768"
     };
     struct LeftOut {
         std::string opType;

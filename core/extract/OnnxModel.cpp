@@ -45,7 +45,8 @@ void check(const std::filesystem::path& path) {
     try {
         onnx::checker::check_model(path.string());
     } catch (const std::exception& e) {
-        throw Error(fmt::format("The model {} is not a valid ONNX model: {}.", path.string(), firstLine(e.what())));
+        throw Error(
+            fmt::format("The model {} is not a valid ONNX model: {}.", path.string(), firstLine(e.what())));
     }
 }
 
@@ -74,7 +75,8 @@ void bind(onnx::ModelProto& model, const OnnxModel::Bindings& bindings, const st
     onnx::GraphProto& graph = *model.mutable_graph();
     for (const auto& [symbol, value] : bindings.dims) {
         if (value < 1)
-            throw Error(fmt::format("--dim {}={}: a dimension is a whole number of 1 or more.", symbol, value));
+            throw Error(
+                fmt::format("--dim {}={}: a dimension is a whole number of 1 or more.", symbol, value));
         if (bindSymbol(graph, symbol, value) == 0)
             throw Error(fmt::format("The model {} has no open dimension named \"{}\" (--dim {}={}).",
                                     path.string(), symbol, symbol, value));

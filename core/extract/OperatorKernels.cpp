@@ -51,8 +51,8 @@ std::optional<ModelOperator> missingShapes(const ModelNode& node, std::size_t co
             }
     }
     if (!missing.openDims.empty() && missing.reason.empty())
-        missing.reason = fmt::format("its shape depends on the open dimension(s) {}",
-                                     fmt::join(missing.openDims, ", "));
+        missing.reason =
+            fmt::format("its shape depends on the open dimension(s) {}", fmt::join(missing.openDims, ", "));
     if (missing.reason.empty())
         return std::nullopt;
     return missing;
@@ -123,10 +123,11 @@ ModelOperator conv(const ModelNode& node) {
                std::all_of(it->second.begin(), it->second.end(), [&](std::int64_t s) { return s == value; });
     };
     if (!all("strides", 1))
-        return leftOut(fmt::format("strides {} (conv2d has stride 1)", fmt::join(node.ints.at("strides"), "x")));
+        return leftOut(
+            fmt::format("strides {} (conv2d has stride 1)", fmt::join(node.ints.at("strides"), "x")));
     if (!all("dilations", 1))
-        return leftOut(fmt::format("dilations {} (conv2d is not dilated)",
-                                   fmt::join(node.ints.at("dilations"), "x")));
+        return leftOut(
+            fmt::format("dilations {} (conv2d is not dilated)", fmt::join(node.ints.at("dilations"), "x")));
     if (node.intOr("group", 1) != 1)
         return leftOut(fmt::format("{} groups (conv2d has one)", node.intOr("group", 1)));
     const std::int64_t r = w[2], s = w[3];
@@ -158,8 +159,8 @@ ModelOperator conv(const ModelNode& node) {
         return leftOut(fmt::format("filter channels {} and input channels {} differ", w[1], x[1]));
     ModelOperator op;
     op.kernel = "conv2d";
-    op.size = {{"N", x[0]}, {"C", x[1]}, {"H", x[2] + top + bottom}, {"W", x[3] + left + right},
-               {"K", w[0]}, {"R", r},    {"S", s}};
+    op.size = {{"N", x[0]}, {"C", x[1]}, {"H", x[2] + top + bottom}, {"W", x[3] + left + right}, {"K", w[0]},
+               {"R", r},    {"S", s}};
     return op;
 }
 
@@ -178,7 +179,8 @@ ModelOperator softmax(const ModelNode& node, std::int64_t opset) {
         return leftOut(fmt::format("axis {} of a rank-{} input", node.intOr("axis", 0), rank));
     // Since opset 13 the axis is one axis; before, the input is flattened to 2-D at the axis.
     if (opset >= 13 && axis != rank - 1)
-        return leftOut(fmt::format("a softmax over axis {} of {} (the softmax kernel normalises rows)", axis, rank));
+        return leftOut(
+            fmt::format("a softmax over axis {} of {} (the softmax kernel normalises rows)", axis, rank));
     ModelOperator op;
     op.kernel = "softmax";
     const auto at = static_cast<std::size_t>(axis);

@@ -1,15 +1,15 @@
 #include "session/PreparedSession.h"
 
-#include "kernels/KernelSpace.h"
 #include "datasets/DatasetReader.h"
+#include "datasets/TransferSources.h"
 #include "deploy/DeploymentBuilder.h"
 #include "hardware/DeviceFingerprint.h"
+#include "kernels/KernelSpace.h"
 #include "store/RecordPriors.h"
 #include "store/SessionResume.h"
-#include "util/SourceHash.h"
-#include "datasets/TransferSources.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
+#include "util/SourceHash.h"
 
 #include <chrono>
 #include <fmt/format.h>

@@ -1,17 +1,17 @@
 #pragma once
 
 #include "backends/Backend.h"
-#include "models/TransferPrior.h"
 #include "datasets/Dataset.h"
 #include "datasets/DatasetProfile.h"
 #include "models/ConfigFeatureTable.h"
-#include "store/RecordStore.h"
-#include "store/SessionLock.h"
+#include "models/TransferPrior.h"
 #include "session/KernelSessionTarget.h"
 #include "session/RecordWriter.h"
 #include "session/ReplayTarget.h"
 #include "session/SessionPlan.h"
 #include "session/TuningSession.h"
+#include "store/RecordStore.h"
+#include "store/SessionLock.h"
 #include "strategies/Strategy.h"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "backends/ReplayBackend.h"
-#include "models/ConfigFeatureTable.h"
 #include "datasets/Dataset.h"
 #include "datasets/DatasetProfile.h"
+#include "models/ConfigFeatureTable.h"
 #include "session/SessionPlan.h"
 
 #include <memory>

@@ -1,14 +1,14 @@
 #include "running/SessionRunner.h"
 
-#include "store/RecordStore.h"
 #include "session/PreparedSession.h"
 #include "session/TuningSession.h"
+#include "store/RecordStore.h"
 
 #include <optional>
 
 namespace ts::gui {
 
-SessionRunner::SessionRunner(QObject* parent) : QObject(parent) {}
+SessionRunner::SessionRunner(QObject* parent) : ThreadRunner(parent) {}
 
 SessionRunner::~SessionRunner() = default;
 
@@ -72,16 +72,6 @@ void SessionRunner::runInWorker(const Request& request) {
 void SessionRunner::onEnded() {
     emit restrictionsLearned(m_restrictions);
     emit finished(m_status, m_reason, m_error);
-}
-
-void SessionRunner::pause() {
-    if (m_worker.pause())
-        emit pausedChanged(true);
-}
-
-void SessionRunner::resume() {
-    if (m_worker.resume())
-        emit pausedChanged(false);
 }
 
 } // namespace ts::gui

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "running/SessionBridge.h"
-#include "running/WorkerThread.h"
+#include "running/ThreadRunner.h"
 
 #include "datasets/Dataset.h"
 #include "session/SessionPlan.h"
@@ -19,7 +19,7 @@ namespace ts::gui {
 // stored plan of the session to resume), and the runner reports through a SessionBridge (trials taken in
 // batches by the UI, a resumed session's finished trials first) and queued signals. Owned and driven by the
 // UI thread; pause/resume/cancel only forward to the core session.
-class SessionRunner : public QObject {
+class SessionRunner : public ThreadRunner {
     Q_OBJECT
 public:
     struct Request {
@@ -40,21 +40,10 @@ public:
     // Only one session runs at a time: returns false when one is still running.
     bool start(Request request);
 
-    void pause();
-    void resume();
-    void cancel() { m_worker.cancel(); }
-    bool isRunning() const { return m_worker.isRunning(); }
-    bool isPaused() const { return m_worker.isPaused(); }
-
     SessionBridge* bridge() const { return m_bridge.get(); }
     std::optional<std::int64_t> sessionId() const { return m_sessionId; }
 
-    // Blocks until the worker has ended (used on shutdown).
-    void wait() { m_worker.wait(); }
-
 signals:
-    void started(qint64 sessionId);
-    void pausedChanged(bool paused);
     // What a warm start was built from, or that there was nothing to transfer (only when one was asked for).
     void warmStart(const QString& text);
     // Other remarks of core on the plan (a budget capped at the size of the space).
@@ -65,6 +54,8 @@ signals:
     void finished(const QString& status, const QString& reason, const QString& error);
 
 private:
+    WorkerThread& worker() override { return m_worker; }
+    const WorkerThread& worker() const override { return m_worker; }
     void runInWorker(const Request& request);
     void onEnded();
 

@@ -41,7 +41,7 @@ private:
     std::vector<double> m_best;
 };
 
-WorkloadRunner::WorkloadRunner(QObject* parent) : QObject(parent) {
+WorkloadRunner::WorkloadRunner(QObject* parent) : ThreadRunner(parent) {
     qRegisterMetaType<WorkloadUpdate>();
 }
 
@@ -82,16 +82,6 @@ void WorkloadRunner::runInWorker(const Request& request) {
         m_stop = "failed";
         m_error = QString::fromUtf8(e.what());
     }
-}
-
-void WorkloadRunner::pause() {
-    if (m_worker.pause())
-        emit pausedChanged(true);
-}
-
-void WorkloadRunner::resume() {
-    if (m_worker.resume())
-        emit pausedChanged(false);
 }
 
 } // namespace ts::gui

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "running/WorkerThread.h"
+#include "running/ThreadRunner.h"
 
 #include "workload/WorkloadPlan.h"
 #include "workload/WorkloadProgress.h"
@@ -23,7 +23,7 @@ struct WorkloadUpdate {
 // RecordStore connection (a new workload record), and what its observer hears reaches the UI thread as queued
 // signals. Owned and driven by the UI thread; pause/resume/cancel only forward to the core run (they take
 // effect between rounds).
-class WorkloadRunner : public QObject {
+class WorkloadRunner : public ThreadRunner {
     Q_OBJECT
 public:
     struct Request {
@@ -38,19 +38,9 @@ public:
     // sentence naming the bad input before any thread starts. Returns false when a workload is still running.
     bool start(Request request);
 
-    void pause();
-    void resume();
-    void cancel() { m_worker.cancel(); }
-    bool isRunning() const { return m_worker.isRunning(); }
-    bool isPaused() const { return m_worker.isPaused(); }
     std::optional<std::int64_t> workloadId() const { return m_workloadId; }
 
-    // Blocks until the worker has ended (used on shutdown).
-    void wait() { m_worker.wait(); }
-
 signals:
-    void started(qint64 workloadId);
-    void pausedChanged(bool paused);
     void notice(const QString& text);
     // A task's session was recorded (or reopened).
     void taskOpened(int task, qint64 sessionId);
@@ -61,6 +51,8 @@ signals:
     void finished(const QString& stop, const QString& error);
 
 private:
+    WorkerThread& worker() override { return m_worker; }
+    const WorkerThread& worker() const override { return m_worker; }
     class Bridge;
     void runInWorker(const Request& request);
 

@@ -19,6 +19,9 @@
 #include "window/TimeFormat.h"
 #include "window/WindowLayout.h"
 #include "window/WindowSettings.h"
+#if TUNESCOPE_WITH_ONNX
+#include "window/WorkloadFromModel.h"
+#endif
 
 #include "store/RecordStore.h"
 
@@ -225,6 +228,11 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &kernel spec..."), m_kernels, &KernelChooser::chooseKernelSpecFile);
     file->addAction(tr("Open records &database..."), this, &MainWindow::chooseDatabaseFile);
+#if TUNESCOPE_WITH_ONNX
+    m_fromModel = new WorkloadFromModel(*this, *m_errors, *m_workload);
+    connect(m_fromModel, &WorkloadFromModel::created, this, [this] { showView("workload"); });
+    file->addAction(tr("New &workload from model..."), m_fromModel, &WorkloadFromModel::choose);
+#endif
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -41,6 +41,7 @@ class RunView;
 class TaskPanel;
 class TrialDetailsView;
 class WorkloadView;
+class WorkloadFromModel;
 
 // The workbench window: the session toolbar (Start, Pause, Resume, Stop: always visible), the task panel
 // (left dock), one dock per view (tabified), the trial details dock, a status bar with progress and ETA. Its
@@ -70,6 +71,8 @@ public:
     ComparisonView* comparisonView() const { return m_comparison; }
     RecordsView* recordsView() const { return m_records; }
     WorkloadView* workloadView() const { return m_workload; }
+    // File > New workload from model... (null without ONNX).
+    WorkloadFromModel* workloadFromModel() const { return m_fromModel; }
     HardwareView* hardwareView() const { return m_hardware; }
     ParameterImportanceView* importanceView() const { return m_importance; }
     TrialDetailsView* detailsView() const { return m_details; }
@@ -175,6 +178,7 @@ private:
     QDockWidget* m_taskDock;
     QDockWidget* m_detailsDock;
     WindowLayout* m_layout = nullptr;
+    WorkloadFromModel* m_fromModel = nullptr;
     SessionActions* m_actions = nullptr;
     bool m_startWhenLoaded = false; // Start was asked while the kernel list's dataset was being read
 
