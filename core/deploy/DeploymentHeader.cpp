@@ -415,7 +415,7 @@ std::string DeploymentHeader::generate(const nlohmann::ordered_json& deployment,
     text += fmt::format("// The most values a constraint holds at once while it is evaluated.\n"
                         "inline constexpr std::size_t kStackDepth = {};\n",
                         tables.stackDepth);
-    text += kDeploymentHeaderChecks;
+    text += deploymentHeaderChecks();
     text += fmt::format(fmt::runtime(kEpilogue), fmt::arg("namespace", space));
     return text;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runtime/tunescope/constraint_values.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -62,66 +64,52 @@ inline bool trueDiv(PythonNumber a, PythonNumber b, PythonNumber& out) {
     return true;
 }
 
-// CPython's float_divmod, so that results match Python bit for bit.
-inline void floatDivMod(double x, double y, double& floorDiv, double& mod) {
-    mod = std::fmod(x, y);
-    double div = (x - mod) / y;
-    if (mod != 0.0) {
-        if ((y < 0) != (mod < 0)) {
-            mod += y;
-            div -= 1.0;
-        }
-    } else {
-        mod = std::copysign(0.0, y);
+inline PythonNumber negate(PythonNumber a) {
+    if (a.isInt && a.i != std::numeric_limits<std::int64_t>::min()) {
+        return PythonNumber::fromInt(-a.i);
     }
-    if (div != 0.0) {
-        floorDiv = std::floor(div);
-        if (div - floorDiv > 0.5) {
-            floorDiv += 1.0;
-        }
-    } else {
-        floorDiv = std::copysign(0.0, x / y);
-    }
+    return PythonNumber::fromDouble(-a.asDouble());
 }
 
-inline bool floorDiv(PythonNumber a, PythonNumber b, PythonNumber& out) {
-    if (!b.truthy()) {
-        return false;
-    }
-    if (a.isInt && b.isInt && !(a.i == std::numeric_limits<std::int64_t>::min() && b.i == -1)) {
-        std::int64_t q = a.i / b.i;
-        if (a.i % b.i != 0 && ((a.i < 0) != (b.i < 0))) {
-            --q;
-        }
-        out = PythonNumber::fromInt(q);
-        return true;
-    }
-    double q, m;
-    floatDivMod(a.asDouble(), b.asDouble(), q, m);
-    out = PythonNumber::fromDouble(q);
-    return true;
-}
-
-inline bool mod(PythonNumber a, PythonNumber b, PythonNumber& out) {
+// Python's divmod: floor division and modulo together (rounding toward negative infinity); false on a
+// division by zero. Floats go through CPython's float_divmod (tunescope/constraint_values.h's copy, which the
+// runtime and generated headers use too), so that results match Python bit for bit.
+inline bool divMod(PythonNumber a, PythonNumber b, PythonNumber& quotient, PythonNumber& remainder) {
     if (!b.truthy()) {
         return false;
     }
     if (a.isInt && b.isInt) {
-        if (b.i == -1) {
-            out = PythonNumber::fromInt(0);
+        if (b.i == -1) { // the int64 minimum // -1 overflows: a float, as with every overflow here
+            quotient = negate(a);
+            remainder = PythonNumber::fromInt(0);
             return true;
         }
+        std::int64_t q = a.i / b.i;
         std::int64_t r = a.i % b.i;
         if (r != 0 && ((r < 0) != (b.i < 0))) {
+            --q;
             r += b.i;
         }
-        out = PythonNumber::fromInt(r);
+        quotient = PythonNumber::fromInt(q);
+        remainder = PythonNumber::fromInt(r);
         return true;
     }
-    double q, m;
-    floatDivMod(a.asDouble(), b.asDouble(), q, m);
-    out = PythonNumber::fromDouble(m);
+    double q = 0.0;
+    double r = 0.0;
+    tunescope::constraint::floatDivMod(a.asDouble(), b.asDouble(), q, r);
+    quotient = PythonNumber::fromDouble(q);
+    remainder = PythonNumber::fromDouble(r);
     return true;
+}
+
+inline bool floorDiv(PythonNumber a, PythonNumber b, PythonNumber& out) {
+    PythonNumber remainder;
+    return divMod(a, b, out, remainder);
+}
+
+inline bool mod(PythonNumber a, PythonNumber b, PythonNumber& out) {
+    PythonNumber quotient;
+    return divMod(a, b, quotient, out);
 }
 
 // False on 0 ** negative. A negative base with a fractional exponent gives NaN (Python: a complex number).
@@ -152,13 +140,6 @@ inline bool pow(PythonNumber a, PythonNumber b, PythonNumber& out) {
     }
     out = PythonNumber::fromDouble(std::pow(a.asDouble(), b.asDouble()));
     return true;
-}
-
-inline PythonNumber negate(PythonNumber a) {
-    if (a.isInt && a.i != std::numeric_limits<std::int64_t>::min()) {
-        return PythonNumber::fromInt(-a.i);
-    }
-    return PythonNumber::fromDouble(-a.asDouble());
 }
 
 inline PythonNumber absolute(PythonNumber a) {
