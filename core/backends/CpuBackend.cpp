@@ -1,5 +1,7 @@
 #include "backends/CpuBackend.h"
 
+#include "backends/KernelRequest.h"
+
 #include "kernels/BuildFlags.h"
 #include "kernels/KernelSizes.h"
 #include "util/Error.h"
@@ -78,19 +80,8 @@ DeviceFingerprint CpuBackend::deviceDetails() const {
 }
 
 worker::MeasureRequest CpuBackend::request(const std::string& library, const std::string& entry) {
-    worker::MeasureRequest r;
-    r.id = m_nextId++;
-    r.backend = "cpu";
-    r.library = library;
-    r.entry = entry;
-    if (m_reference.ok)
-        r.referenceLibrary = m_reference.library.string();
-    r.sizes = m_kernelSpace.size();
-    r.buffers = m_buffers;
-    r.tolerance = m_spec.tolerance;
-    r.seed = m_settings.seed;
-    r.timing = m_settings.timing;
-    return r;
+    return KernelRequest{m_spec, m_kernelSpace, m_reference, m_buffers, m_settings.seed, m_settings.timing}
+        .make(m_nextId++, "cpu", library, entry);
 }
 
 void CpuBackend::ensurePrepared() {

@@ -1,5 +1,7 @@
 #include "cuda/CudaBackend.h"
 
+#include "backends/KernelRequest.h"
+
 #include "cuda/NvrtcProgram.h"
 #include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelSizes.h"
@@ -124,18 +126,9 @@ DeviceFingerprint CudaBackend::deviceDetails() const {
 
 worker::MeasureRequest CudaBackend::request(const std::string& library, const StaticProfile* profile,
                                             int device) {
-    worker::MeasureRequest r;
-    r.id = m_nextId++;
-    r.backend = "cuda";
-    r.library = library;
-    r.entry = m_kernelSpace.variant().entry;
-    if (m_reference.ok)
-        r.referenceLibrary = m_reference.library.string();
-    r.sizes = m_kernelSpace.size();
-    r.buffers = m_buffers;
-    r.tolerance = m_spec.tolerance;
-    r.seed = m_settings.seed;
-    r.timing = m_settings.timing;
+    worker::MeasureRequest r =
+        KernelRequest{m_spec, m_kernelSpace, m_reference, m_buffers, m_settings.seed, m_settings.timing}.make(
+            m_nextId++, "cuda", library, m_kernelSpace.variant().entry);
     r.backendOptions = {{"device", device}};
     if (!m_spec.reference.gpu.empty())
         r.backendOptions["reference"] = m_spec.reference.gpu;

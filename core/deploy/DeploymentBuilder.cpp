@@ -1,7 +1,7 @@
 #include "deploy/DeploymentBuilder.h"
 
-#include "kernels/KernelSpecReader.h"
 #include "hardware/DeviceFingerprint.h"
+#include "kernels/KernelSpecReader.h"
 #include "runtime/tunescope/runtime.h"
 #include "space/ExpressionParser.h"
 #include "util/BoundedJson.h"
@@ -164,23 +164,8 @@ nlohmann::ordered_json entryOf(const Group& group, const Check& check) {
 } // namespace
 
 nlohmann::ordered_json DeploymentBuilder::problemShape(const std::string& problem) {
-    const nlohmann::ordered_json value = parseBoundedOrderedJson(problem, "a stored problem size");
-    nlohmann::ordered_json shape = nlohmann::ordered_json::array();
-    const auto add = [&shape](const nlohmann::ordered_json& item) {
-        if (!item.is_number())
-            return false;
-        shape.push_back(item.is_number_integer() ? item.get<std::int64_t>()
-                                                 : std::llround(item.get<double>()));
-        return true;
-    };
-    if (value.is_number()) {
-        add(value);
-    } else if (value.is_array() || value.is_object()) {
-        for (const auto& item : value)
-            if (!add(item))
-                return nlohmann::ordered_json::array();
-    }
-    return shape;
+    // As the runtime reads an entry's shape, so that a deployment holds what its readers understand.
+    return tunescope::shapeFromJson(parseBoundedOrderedJson(problem, "a stored problem size"));
 }
 
 std::string DeploymentBuilder::isoDate(double unixSeconds) {

@@ -1,6 +1,7 @@
 #include "hardware/CpuInfo.h"
 
 #include "hardware/MemoryBandwidth.h"
+#include "runtime/tunescope/runtime.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -79,14 +80,11 @@ CpuInfo CpuInfo::parseCpuinfo(std::istream& in) {
     std::string line;
     std::set<std::pair<std::string, std::string>> cores; // (physical id, core id)
     std::string physical;
+    std::string key;
+    std::string value;
     while (std::getline(in, line)) {
-        const auto colon = line.find(':');
-        if (colon == std::string::npos)
+        if (!tunescope::cpuinfoLine(line, key, value)) // the deployed runtime reads these lines alike
             continue;
-        std::string key = line.substr(0, colon);
-        key.erase(key.find_last_not_of(" \t") + 1);
-        std::string value = line.substr(colon + 1);
-        value.erase(0, std::min(value.size(), value.find_first_not_of(" \t")));
         const auto setOnce = [&value](std::string& field) {
             if (field.empty())
                 field = value;

@@ -975,20 +975,29 @@ struct Device {
     std::string architecture;
 };
 
+// One "key : value" line of /proc/cpuinfo, both trimmed; false for a line without a colon.
+inline bool cpuinfoLine(const std::string& line, std::string& key, std::string& value) {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos)
+        return false;
+    key = line.substr(0, colon);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    value = line.substr(colon + 1);
+    value.erase(0, std::min(value.size(), value.find_first_not_of(" \t")));
+    return true;
+}
+
 // The CPU described by /proc/cpuinfo text, named as the records name it: the first "model name" ("unknown
 // CPU" when there is none) and "<vendor_id> family <cpu family>" (empty when both are missing).
 inline Device cpuFromCpuinfo(std::istream& in) {
     std::string model;
     std::string vendor;
     std::string family;
+    std::string key;
+    std::string value;
     for (std::string line; std::getline(in, line);) {
-        const std::size_t colon = line.find(':');
-        if (colon == std::string::npos)
+        if (!cpuinfoLine(line, key, value))
             continue;
-        std::string key = line.substr(0, colon);
-        key.erase(key.find_last_not_of(" \t") + 1);
-        std::string value = line.substr(colon + 1);
-        value.erase(0, std::min(value.size(), value.find_first_not_of(" \t")));
         std::string* field = key == "model name"   ? &model
                              : key == "vendor_id"  ? &vendor
                              : key == "cpu family" ? &family
