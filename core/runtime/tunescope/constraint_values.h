@@ -293,6 +293,161 @@ inline bool call(Fn fn, const Value* args, std::size_t count, Value& out, const 
     }
     return true;
 }
+// Runs a compiled constraint: code[0, count) on a stack of `capacity` values. `text(in)` is an instruction's
+// string (a Str literal, a Param name), `lookup(name, out)` the config's parameter of that name (false:
+// none), `shape` the asked problem size. Returns whether the constraint holds; false with `error` set (a
+// static text) when it cannot be evaluated there. tunescope/runtime.h and every generated deployment header
+// evaluate their constraints through it, each with its own instructions and parameters.
+template <typename Instr, typename Text, typename Lookup>
+inline bool run(const Instr* code, std::size_t count, Value* stack, std::size_t capacity,
+                const std::int64_t* shape, std::size_t rank, const Text& text, const Lookup& lookup,
+                const char*& error) {
+    std::size_t top = 0;
+    const auto need = [&top, &error](std::size_t n) {
+        if (top >= n)
+            return true;
+        error = "the constraint program is malformed";
+        return false;
+    };
+    const auto push = [&](const Value& v) {
+        if (top == capacity) {
+            error = "the constraint needs too deep a stack";
+            return false;
+        }
+        stack[top++] = v;
+        return true;
+    };
+    for (std::size_t pc = 0; pc < count; ++pc) {
+        const Instr& in = code[pc];
+        switch (in.op) {
+        case Op::Int:
+            if (!push(intValue(in.i)))
+                return false;
+            break;
+        case Op::Float:
+            if (!push(floatValue(in.d)))
+                return false;
+            break;
+        case Op::Str:
+            if (!push(strValue(text(in))))
+                return false;
+            break;
+        case Op::Size:
+            if (in.i < 0 || static_cast<std::size_t>(in.i) >= rank) {
+                error = "a problem size it names is not in the asked shape";
+                return false;
+            }
+            if (!push(intValue(shape[static_cast<std::size_t>(in.i)])))
+                return false;
+            break;
+        case Op::Param: {
+            Value v;
+            if (!lookup(text(in), v)) {
+                error = "it names a parameter that the config does not have as a number, boolean or string";
+                return false;
+            }
+            if (!push(v))
+                return false;
+            break;
+        }
+        case Op::Neg:
+        case Op::Pos: {
+            if (!need(1))
+                return false;
+            const Value x = stack[top - 1];
+            if (!isNumber(x)) {
+                error = "a unary operator has a str operand";
+                return false;
+            }
+            if (in.op == Op::Neg)
+                stack[top - 1] =
+                    x.kind == Value::Kind::Int && x.i != kIntMin ? intValue(-x.i) : floatValue(-asDouble(x));
+            break;
+        }
+        case Op::Not:
+            if (!need(1))
+                return false;
+            stack[top - 1] = intValue(truthy(stack[top - 1]) ? 0 : 1);
+            break;
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Div:
+        case Op::FloorDiv:
+        case Op::Mod:
+        case Op::Pow:
+            if (!need(2) || !arithmetic(in.op, stack[top - 2], stack[top - 1], stack[top - 2], error))
+                return false;
+            --top;
+            break;
+        case Op::Compare:
+        case Op::CompareLast: {
+            bool result = false;
+            if (!need(2) || !compare(static_cast<Cmp>(in.a), stack[top - 2], stack[top - 1], result, error))
+                return false;
+            if (in.op == Op::CompareLast) {
+                stack[top - 2] = intValue(result ? 1 : 0);
+            } else if (result) {
+                stack[top - 2] = stack[top - 1];
+            } else {
+                stack[top - 2] = intValue(0);
+                pc += static_cast<std::size_t>(in.i);
+            }
+            --top;
+            break;
+        }
+        case Op::InBegin:
+            if (!push(intValue(0)))
+                return false;
+            break;
+        case Op::InElement:
+            if (!need(3))
+                return false;
+            if (stack[top - 2].i == 0 && equal(stack[top - 3], stack[top - 1]))
+                stack[top - 2].i = 1;
+            --top;
+            break;
+        case Op::InEnd:
+            if (!need(2))
+                return false;
+            stack[top - 2] = intValue((stack[top - 1].i != 0) == (static_cast<Cmp>(in.a) == Cmp::In) ? 1 : 0);
+            --top;
+            break;
+        case Op::AndJump:
+        case Op::OrJump:
+            if (!need(1))
+                return false;
+            if (truthy(stack[top - 1]) == (in.op == Op::OrJump))
+                pc += static_cast<std::size_t>(in.i);
+            else
+                --top;
+            break;
+        case Op::JumpIfFalse:
+            if (!need(1))
+                return false;
+            --top;
+            if (!truthy(stack[top]))
+                pc += static_cast<std::size_t>(in.i);
+            break;
+        case Op::Jump:
+            pc += static_cast<std::size_t>(in.i);
+            break;
+        case Op::Call: {
+            const std::size_t n = static_cast<std::size_t>(in.i);
+            if (!need(n == 0 ? top + 1 : n) ||
+                !call(static_cast<Fn>(in.a), stack + (top - n), n, stack[top - n], error))
+                return false;
+            top -= n - 1;
+            break;
+        }
+        }
+    }
+    if (top != 1) {
+        error = "the constraint program is malformed";
+        return false;
+    }
+    return truthy(stack[0]);
+}
 // tunescope: end embedded
 
 } // namespace tunescope::constraint
