@@ -1,4 +1,6 @@
 #include "ErrorOf.h"
+#include "space/ConstraintProgram.h"
+#include "space/Expression.h"
 #include "space/SearchSpace.h"
 #include "space/T1Reader.h"
 #include "util/Error.h"
@@ -6,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -123,6 +126,7 @@ class TestSearchSpace : public QObject {
 
 private slots:
     void smallSpaceMatchesBruteForce();
+    void compiledConstraintsMatchTheInterpreter();
     void unconstrainedSpaceIsTheProduct();
     void constantConstraints();
     void hotspotMatchesBruteForce();
@@ -157,6 +161,65 @@ void TestSearchSpace::smallSpaceMatchesBruteForce() {
         const bool inExpected = std::binary_search(expected.begin(), expected.end(), i);
         QCOMPARE(space.isValid(i), inExpected);
     }
+}
+
+// Every construct the compiled program takes (space/ConstraintProgram), against the tree-walking interpreter
+// (Expression::test) over the whole product: the numeric constraints below all compile.
+void TestSearchSpace::compiledConstraintsMatchTheInterpreter() {
+    const std::vector<Parameter> parameters{
+        {"x", ParameterType::Integer, ints({1, 2, 3, 4, 6})},
+        {"y", ParameterType::Integer, ints({-2, -1, 1, 3})},
+        {"z", ParameterType::Real, {0.5, 1.5, 2.5}},
+    };
+    const std::vector<std::string> constraints{
+        "min(x, y + 4) * 2 <= max([x, 3, z * 2]) + 4",
+        "abs(y) ** 2 // x % 3 != 2 or -x < y < x",
+        "int(z * x) in [1, 3, 4, 7, 9, 15] or round(z) not in [2, 4]",
+        "(x / y if y > 0 else float(x) - y) >= 0.5 and not (x == 6 and y == -2)",
+    };
+    const SearchSpace space(parameters, constraints);
+    std::vector<Expression> parsed;
+    std::vector<ConstraintProgram> programs;
+    const ConstraintProgram::SlotOf slotOf = [&](std::string_view name) -> std::optional<std::uint32_t> {
+        for (std::uint32_t i = 0; i < parameters.size(); ++i)
+            if (parameters[i].name == name)
+                return i;
+        return std::nullopt;
+    };
+    for (const auto& text : constraints) {
+        parsed.push_back(Expression::parse(text, "constraint"));
+        const auto program = ConstraintProgram::compile(parsed.back().root(), slotOf);
+        QVERIFY2(program.has_value(), text.c_str());
+        programs.push_back(*program);
+    }
+    std::vector<Index> expected;
+    for (Index index = 0; index < space.productSize(); ++index) {
+        const Config config = space.config(index);
+        const Expression::Lookup lookup = [&](std::string_view name) -> std::optional<Value> {
+            for (std::size_t i = 0; i < parameters.size(); ++i)
+                if (parameters[i].name == name)
+                    return config[i];
+            return std::nullopt;
+        };
+        PythonNumber numbers[3];
+        for (std::size_t i = 0; i < 3; ++i) {
+            const double v = toNumber(config[i]);
+            numbers[i] = parameters[i].type == ParameterType::Integer
+                             ? PythonNumber::fromInt(static_cast<std::int64_t>(v))
+                             : PythonNumber::fromDouble(v);
+        }
+        bool all = true;
+        for (std::size_t k = 0; k < parsed.size(); ++k) {
+            const bool holds = parsed[k].test(lookup);
+            QCOMPARE(programs[k].test(numbers), std::optional<bool>(holds));
+            all = all && holds;
+        }
+        if (all)
+            expected.push_back(index);
+    }
+    QVERIFY(!expected.empty());
+    QVERIFY(expected.size() < static_cast<std::size_t>(space.productSize()));
+    QCOMPARE(space.validIndices(), expected);
 }
 
 void TestSearchSpace::unconstrainedSpaceIsTheProduct() {

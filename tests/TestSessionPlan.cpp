@@ -2,9 +2,9 @@
 // a session recorded before plans were stored, checks that name plan fields (not CLI flags), the order of
 // open() and run(), and the rule of a resume's time limit (README: a resume gets the limit it is given, the
 // stored one only when none is given, and each run counts its own time).
-#include "store/RecordStore.h"
 #include "session/PreparedSession.h"
 #include "session/SessionPlan.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include "CliRun.h"
@@ -29,10 +29,10 @@ SessionPlan fullPlan() {
     plan.kernel.kernel = "softmax";
     plan.kernel.size = "rows=8,cols=64";
     plan.kernel.timeoutS = 3.5;
-    plan.kernel.repeat = 4;
-    plan.kernel.minRepeatMs = 2;
-    plan.kernel.warmupMs = 1.5;
-    plan.kernel.flush = false;
+    plan.kernel.timing.repeat = 4;
+    plan.kernel.timing.minRepeatMs = 2;
+    plan.kernel.timing.warmupMs = 1.5;
+    plan.kernel.timing.flush = false;
     plan.kernel.cacheDir = "/tmp/builds";
     plan.constraints = {"THREADS == 1", "UNROLL <= 2"};
     plan.strategy = "tpe";
@@ -66,7 +66,7 @@ private slots:
         QCOMPARE(QString::fromStdString(back.toJson().dump()), QString::fromStdString(json.dump()));
         QCOMPARE(back.kernel.kernel, std::string("softmax"));
         QCOMPARE(back.kernel.timeoutS, 3.5);
-        QCOMPARE(back.kernel.flush, false);
+        QCOMPARE(back.kernel.timing.flush, false);
         COMPARE_STATUS(back.mode, SpaceMode::Product);
         QCOMPARE(back.priors.size(), std::size_t{2});
         QCOMPARE(back.options.at("startup"), std::string("7"));
@@ -107,8 +107,8 @@ private slots:
         QCOMPARE(plan.backend, std::string("cpu"));
         QCOMPARE(plan.kernel.kernelSpec, std::string("/k/kernel.json"));
         QCOMPARE(plan.kernel.size, std::string("rows=8"));
-        QCOMPARE(plan.kernel.repeat, 5);
-        QCOMPARE(plan.kernel.flush, false);
+        QCOMPARE(plan.kernel.timing.repeat, 5);
+        QCOMPARE(plan.kernel.timing.flush, false);
         QCOMPARE(plan.constraints, std::vector<std::string>{"THREADS == 1"});
         QCOMPARE(plan.batchSize, std::size_t{2});
         QCOMPARE(plan.timeLimitS, 4.0);
@@ -169,7 +169,7 @@ private slots:
             plan.backend = "cpu";
             plan.kernel.kernel = "softmax";
             plan.kernel.timeoutS = field == "timeout" ? 0 : 10;
-            plan.kernel.repeat = field == "repeat" ? 0 : 3;
+            plan.kernel.timing.repeat = field == "repeat" ? 0 : 3;
         }
         const QString error =
             QString::fromStdString(ts::test::errorOf([&] { PreparedSession::validate(plan); }));

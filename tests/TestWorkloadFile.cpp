@@ -81,7 +81,7 @@ WorkloadPlan fullWorkload() {
     a.seed = 99;
     a.mode = SpaceMode::Product;
     a.batchSize = 3;
-    a.kernel.repeat = 3;
+    a.kernel.timing.repeat = 3;
     a.kernel.cacheDir = "/tmp/builds";
     a.transfer = true;
     SessionPlan b = kernelPlan("softmax", "rows=8,cols=64");
@@ -289,7 +289,7 @@ private slots:
         else if (broken == "workload backend")
             plan.backend = "gpu";
         else if (broken == "task plan")
-            plan.tasks[1].plan.kernel.repeat = 0;
+            plan.tasks[1].plan.kernel.timing.repeat = 0;
         VERIFY_CONTAINS(ts::test::errorOf([&] { plan.check(); }), expected.toStdString());
         // A task of weight 0 needs no trial of its own.
         WorkloadPlan zero = fullWorkload();
@@ -310,7 +310,7 @@ private slots:
         base.mode = SpaceMode::Product;
         base.budget = 90;
         base.transfer = true;
-        base.kernel.repeat = 3;
+        base.kernel.timing.repeat = 3;
         base.kernel.timeoutS = 4;
         base.kernel.cacheDir = "/tmp/tunescope-builds";
         const WorkloadPlan shorthand = WorkloadFile::ofSizes(base, {"512,512,512", "M=128,K=768", "N=64"});
@@ -334,7 +334,7 @@ private slots:
                  QString::fromStdString(shorthand.toJson().dump(1)));
         const SessionPlan& task = shorthand.tasks[1].plan;
         QCOMPARE(task.strategy, std::string("tpe"));
-        QCOMPARE(task.kernel.repeat, 3);
+        QCOMPARE(task.kernel.timing.repeat, 3);
         QCOMPARE(task.seed, std::uint64_t{7});
         QCOMPARE(task.budget, std::int64_t{90});
 
@@ -375,10 +375,10 @@ private slots:
 
         WorkloadDefaults cli;
         cli.backend = "cpu";
-        cli.options = {{"gamma", "0.5"}};
-        cli.batchSize = 16;
-        cli.constraints = {"UNROLL == 1"};
-        cli.measurement.repeat = 2;
+        cli.search.options = {{"gamma", "0.5"}};
+        cli.search.batchSize = 16;
+        cli.search.constraints = {"UNROLL == 1"};
+        cli.measurement.timing.repeat = 2;
         cli.seed = 3;
         cli.budget = 50;
         cli.scheduler = "round_robin";
@@ -391,11 +391,11 @@ private slots:
         QVERIFY((ma.options == std::map<std::string, std::string>{{"startup", "9"}, {"gamma", "0.5"}}));
         QCOMPARE(ma.batchSize, std::size_t{16});
         QCOMPARE(ma.constraints, (std::vector<std::string>{"THREADS == 1", "PACK", "UNROLL == 1"}));
-        QCOMPARE(ma.kernel.repeat, 2);
+        QCOMPARE(ma.kernel.timing.repeat, 2);
         QCOMPARE(ma.seed, std::uint64_t{3});
         QCOMPARE(ma.budget, std::int64_t{50});
 
-        cli.strategy = "xgb";
+        cli.search.strategy = "xgb";
         const WorkloadPlan replaced = WorkloadFile::read(file, cli);
         QVERIFY((replaced.tasks[0].plan.options == std::map<std::string, std::string>{{"gamma", "0.5"}}));
         QCOMPARE(replaced.tasks[1].plan.strategy, std::string("xgb"));

@@ -28,11 +28,13 @@ void addKernelOptions(CLI::App& cmd, KernelTuneOptions& o, std::vector<std::stri
 void addMeasurementOptions(CLI::App& cmd, KernelTuneOptions& o) {
     cmd.add_option("--timeout", o.timeoutS, "Seconds one config may take to verify and measure")
         ->capture_default_str();
-    cmd.add_option("--repeat", o.repeat, "Timed samples per config")->capture_default_str();
-    cmd.add_option("--min-repeat-ms", o.minRepeatMs, "Calls per sample grow until a sample lasts this long")
+    cmd.add_option("--repeat", o.timing.repeat, "Timed samples per config")->capture_default_str();
+    cmd.add_option("--min-repeat-ms", o.timing.minRepeatMs,
+                   "Calls per sample grow until a sample lasts this long")
         ->capture_default_str();
-    cmd.add_option("--warmup-ms", o.warmupMs, "Warm-up time per config before timing")->capture_default_str();
-    cmd.add_flag("--flush,!--no-flush", o.flush, "Evict the caches before every sample (default: on)");
+    cmd.add_option("--warmup-ms", o.timing.warmupMs, "Warm-up time per config before timing")
+        ->capture_default_str();
+    cmd.add_flag("--flush,!--no-flush", o.timing.flush, "Evict the caches before every sample (default: on)");
     cmd.add_option("--cache-dir", o.cacheDir,
                    "Build cache (default: $TUNESCOPE_CACHE_DIR or $XDG_CACHE_HOME/tunescope/builds)");
 }

@@ -76,14 +76,15 @@ WorkloadDefaults defaultsOf(const WorkloadOptions& o, const CLI::App& cmd) {
     if (given("--backend"))
         d.backend = o.backend;
     if (given("--strategy"))
-        d.strategy = o.strategy;
-    d.options = parseKeyValues(o.options, "--option");
+        d.search.strategy = o.strategy;
+    d.search.options = parseKeyValues(o.options, "--option");
     if (given("--space"))
-        d.mode = parseSpaceMode(o.space);
+        d.search.mode = parseSpaceMode(o.space);
     if (given("--batch-size"))
-        d.batchSize = o.batchSize;
-    d.constraints = o.constraints;
-    d.transfer = o.transfer;
+        d.search.batchSize = o.batchSize;
+    d.search.constraints = o.constraints;
+    if (o.transfer)
+        d.search.transfer = true;
     d.measurement = o.measurement;
     d.replayDelayMs = o.replayDelayMs;
     d.seed = o.seed;

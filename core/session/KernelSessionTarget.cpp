@@ -1,11 +1,11 @@
 #include "session/KernelSessionTarget.h"
 
-#include "kernels/KernelSizes.h"
 #include "hardware/DeviceFingerprint.h"
-#include "util/SourceHash.h"
+#include "kernels/KernelSizes.h"
 #include "session/CudaKernelBackend.h"
 #include "space/ValueJson.h"
 #include "util/Error.h"
+#include "util/SourceHash.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -29,15 +29,6 @@ SearchSpace narrowedSpace(const KernelSpec& spec, const KernelSpace& kernelSpace
     }
 }
 
-worker::TimingSettings timingOf(const KernelTuneOptions& o) {
-    worker::TimingSettings timing;
-    timing.repeat = o.repeat;
-    timing.minRepeatMs = o.minRepeatMs;
-    timing.warmupMs = o.warmupMs;
-    timing.flush = o.flush;
-    return timing;
-}
-
 } // namespace
 
 KernelSessionTarget::KernelSessionTarget(const SessionPlan& plan)
@@ -50,7 +41,7 @@ KernelSessionTarget::KernelSessionTarget(const SessionPlan& plan)
     if (m_backendName == "cuda") {
         CudaTuneSettings cuda;
         cuda.timeoutS = m_options.timeoutS;
-        cuda.timing = timingOf(m_options);
+        cuda.timing = m_options.timing;
         cuda.seed = plan.seed;
         m_backend = makeCudaBackend(m_spec, *m_kernelSpace, cuda, m_space);
         return;
@@ -58,7 +49,7 @@ KernelSessionTarget::KernelSessionTarget(const SessionPlan& plan)
     CpuBackendSettings settings;
     settings.cacheDirectory = m_options.cacheDir;
     settings.timeoutS = m_options.timeoutS;
-    settings.timing = timingOf(m_options);
+    settings.timing = m_options.timing;
     settings.seed = plan.seed;
     auto cpu = std::make_unique<CpuBackend>(m_spec, *m_kernelSpace, settings, &m_space);
     m_cpu = cpu.get();

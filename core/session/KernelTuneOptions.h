@@ -1,6 +1,7 @@
 #pragma once
 
 #include "kernels/KernelSpec.h"
+#include "worker/TimingSettings.h"
 
 #include <string>
 
@@ -10,15 +11,12 @@ namespace ts {
 // plan: the kernel, its size and the worker's measurement options. Part of SessionPlan, which says on which
 // backend (cpu or cuda) and with which seed.
 struct KernelTuneOptions {
-    std::string kernel;     // a name from the kernel catalog
-    std::string kernelSpec; // or a kernel.json file
-    std::string size;       // size text; empty: the spec's defaults
-    double timeoutS = 10.0; // seconds one config may take to verify and measure
-    int repeat = 7;         // timed samples per config
-    double minRepeatMs = 20.0;
-    double warmupMs = 20.0;
-    bool flush = true;
-    std::string cacheDir; // empty: BuildCache::defaultDirectory()
+    std::string kernel;            // a name from the kernel catalog
+    std::string kernelSpec;        // or a kernel.json file
+    std::string size;              // size text; empty: the spec's defaults
+    double timeoutS = 10.0;        // seconds one config may take to verify and measure
+    worker::TimingSettings timing; // warm-up, samples per config, minimum sample time, cache flush
+    std::string cacheDir;          // empty: BuildCache::defaultDirectory()
 
     bool active() const { return !kernel.empty() || !kernelSpec.empty(); }
 };

@@ -26,9 +26,15 @@ nlohmann::json kernelJson(const KernelTuneOptions& k) {
             // An unknown kernel: check() says so; the plan is still written as it was given.
         }
     }
-    return {{"name", k.kernel},        {"spec", spec},       {"size", k.size},
-            {"timeout_s", k.timeoutS}, {"repeat", k.repeat}, {"min_repeat_ms", k.minRepeatMs},
-            {"warmup_ms", k.warmupMs}, {"flush", k.flush},   {"cache_dir", k.cacheDir}};
+    return {{"name", k.kernel},
+            {"spec", spec},
+            {"size", k.size},
+            {"timeout_s", k.timeoutS},
+            {"repeat", k.timing.repeat},
+            {"min_repeat_ms", k.timing.minRepeatMs},
+            {"warmup_ms", k.timing.warmupMs},
+            {"flush", k.timing.flush},
+            {"cache_dir", k.cacheDir}};
 }
 
 KernelTuneOptions kernelOf(const nlohmann::json& j, const std::string& what) {
@@ -41,10 +47,10 @@ KernelTuneOptions kernelOf(const nlohmann::json& j, const std::string& what) {
         k.kernelSpec = jsonField<std::string>(j, "spec", "", what);
     k.size = jsonField<std::string>(j, "size", "", what);
     k.timeoutS = jsonField<double>(j, "timeout_s", k.timeoutS, what);
-    k.repeat = jsonField<int>(j, "repeat", k.repeat, what);
-    k.minRepeatMs = jsonField<double>(j, "min_repeat_ms", k.minRepeatMs, what);
-    k.warmupMs = jsonField<double>(j, "warmup_ms", k.warmupMs, what);
-    k.flush = jsonField<bool>(j, "flush", k.flush, what);
+    k.timing.repeat = jsonField<int>(j, "repeat", k.timing.repeat, what);
+    k.timing.minRepeatMs = jsonField<double>(j, "min_repeat_ms", k.timing.minRepeatMs, what);
+    k.timing.warmupMs = jsonField<double>(j, "warmup_ms", k.timing.warmupMs, what);
+    k.timing.flush = jsonField<bool>(j, "flush", k.timing.flush, what);
     k.cacheDir = jsonField<std::string>(j, "cache_dir", "", what);
     return k;
 }
@@ -56,12 +62,12 @@ void checkKernel(const KernelTuneOptions& k) {
         throw Error("Give either a kernel of the catalog or a kernel spec file, not both.");
     if (!(k.timeoutS > 0) || !std::isfinite(k.timeoutS))
         throw Error(fmt::format("The timeout {} is not a positive number of seconds.", k.timeoutS));
-    if (k.repeat < 1)
-        throw Error(fmt::format("The repeat count {} is not a positive number of samples.", k.repeat));
-    if (!(k.minRepeatMs >= 0))
-        throw Error(fmt::format("The minimum sample time {} ms is negative.", k.minRepeatMs));
-    if (!(k.warmupMs >= 0))
-        throw Error(fmt::format("The warm-up time {} ms is negative.", k.warmupMs));
+    if (k.timing.repeat < 1)
+        throw Error(fmt::format("The repeat count {} is not a positive number of samples.", k.timing.repeat));
+    if (!(k.timing.minRepeatMs >= 0))
+        throw Error(fmt::format("The minimum sample time {} ms is negative.", k.timing.minRepeatMs));
+    if (!(k.timing.warmupMs >= 0))
+        throw Error(fmt::format("The warm-up time {} ms is negative.", k.timing.warmupMs));
 }
 
 } // namespace

@@ -5,34 +5,21 @@
 
 namespace ts {
 
+namespace {
+
+template <typename Enum> std::uint8_t code(Enum e) {
+    return static_cast<std::uint8_t>(e);
+}
+
+} // namespace
+
 void ConstraintProgram::adjustDepth(int delta) {
     m_depth += delta;
     m_maxDepth = std::max(m_maxDepth, m_depth);
 }
 
-void ConstraintProgram::push(OpCode code, std::uint32_t arg, PythonNumber constant) {
-    m_code.push_back({code, arg, constant});
-}
-
-std::optional<ConstraintProgram::OpCode> ConstraintProgram::binaryCode(ExpressionOp op) {
-    switch (op) {
-    case ExpressionOp::Add:
-        return OpCode::Add;
-    case ExpressionOp::Sub:
-        return OpCode::Sub;
-    case ExpressionOp::Mul:
-        return OpCode::Mul;
-    case ExpressionOp::Div:
-        return OpCode::Div;
-    case ExpressionOp::FloorDiv:
-        return OpCode::FloorDiv;
-    case ExpressionOp::Mod:
-        return OpCode::Mod;
-    case ExpressionOp::Pow:
-        return OpCode::Pow;
-    default:
-        return std::nullopt;
-    }
+void ConstraintProgram::push(Step step, std::uint8_t op, std::uint32_t arg, PythonNumber constant) {
+    m_code.push_back({step, op, arg, constant});
 }
 
 std::optional<ConstraintProgram> ConstraintProgram::compile(const ExpressionNode& root,
@@ -52,11 +39,11 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
     case ExpressionNodeKind::Literal: {
         const auto& data = node.literal.data;
         if (const auto* b = std::get_if<bool>(&data)) {
-            push(OpCode::Const, 0, PythonNumber::fromInt(*b ? 1 : 0));
+            push(Step::Const, 0, 0, PythonNumber::fromInt(*b ? 1 : 0));
         } else if (const auto* i = std::get_if<std::int64_t>(&data)) {
-            push(OpCode::Const, 0, PythonNumber::fromInt(*i));
+            push(Step::Const, 0, 0, PythonNumber::fromInt(*i));
         } else if (const auto* d = std::get_if<double>(&data)) {
-            push(OpCode::Const, 0, PythonNumber::fromDouble(*d));
+            push(Step::Const, 0, 0, PythonNumber::fromDouble(*d));
         } else {
             return false;
         }
@@ -68,7 +55,7 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
         if (!slot) {
             return false;
         }
-        push(OpCode::Slot, *slot);
+        push(Step::Slot, 0, *slot);
         adjustDepth(1);
         return true;
     }
@@ -77,7 +64,7 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
             return false;
         }
         if (node.op == ExpressionOp::Neg) {
-            push(OpCode::Neg);
+            push(Step::Neg);
         }
         return true;
     case ExpressionNodeKind::Binary: {
@@ -85,11 +72,10 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
             return false;
         }
         for (std::size_t i = 0; i < node.ops.size(); ++i) {
-            const auto code = binaryCode(node.ops[i]);
-            if (!code || !emit(*node.children[i + 1], slotOf)) {
+            if (!emit(*node.children[i + 1], slotOf)) {
                 return false;
             }
-            push(*code);
+            push(Step::Binary, code(node.ops[i]));
             adjustDepth(-1);
         }
         return true;
@@ -97,12 +83,12 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
     case ExpressionNodeKind::Compare: {
         // a < b < c compiles as (a < b) and (b < c); b is pure, so evaluating it twice is harmless.
         std::vector<std::size_t> exits;
-        const std::size_t count = node.ops.size();
+        const std::size_t count = node.comparisons.size();
         for (std::size_t i = 0; i < count; ++i) {
-            const ExpressionOp op = node.ops[i];
+            const ExpressionCmp op = node.comparisons[i];
             const ExpressionNode& left = *node.children[i];
             const ExpressionNode& right = *node.children[i + 1];
-            if (op == ExpressionOp::In || op == ExpressionOp::NotIn) {
+            if (op == ExpressionCmp::In || op == ExpressionCmp::NotIn) {
                 if (right.kind != ExpressionNodeKind::List || right.children.empty()) {
                     return false;
                 }
@@ -111,32 +97,30 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
                     if (!emit(left, slotOf) || !emit(*right.children[k], slotOf)) {
                         return false;
                     }
-                    push(OpCode::Eq);
+                    push(Step::Compare, code(ExpressionCmp::Eq));
                     adjustDepth(-1);
                     if (k + 1 < right.children.size()) {
                         found.push_back(m_code.size());
-                        push(OpCode::JumpIfTrueOrPop);
+                        push(Step::OrJump);
                         adjustDepth(-1);
                     }
                 }
                 for (const auto at : found) {
                     m_code[at].arg = static_cast<std::uint32_t>(m_code.size());
                 }
-                if (op == ExpressionOp::NotIn) {
-                    push(OpCode::Not);
+                if (op == ExpressionCmp::NotIn) {
+                    push(Step::Not);
                 }
             } else {
                 if (!emit(left, slotOf) || !emit(right, slotOf)) {
                     return false;
                 }
-                static constexpr OpCode kCodes[] = {OpCode::Eq, OpCode::Ne, OpCode::Lt,
-                                                    OpCode::Le, OpCode::Gt, OpCode::Ge};
-                push(kCodes[static_cast<int>(op) - static_cast<int>(ExpressionOp::Eq)]);
+                push(Step::Compare, code(op));
                 adjustDepth(-1);
             }
             if (i + 1 < count) {
                 exits.push_back(m_code.size());
-                push(OpCode::JumpIfFalseOrPop);
+                push(Step::AndJump);
                 adjustDepth(-1);
             }
         }
@@ -147,8 +131,7 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
     }
     case ExpressionNodeKind::And:
     case ExpressionNodeKind::Or: {
-        const OpCode jump =
-            node.kind == ExpressionNodeKind::And ? OpCode::JumpIfFalseOrPop : OpCode::JumpIfTrueOrPop;
+        const Step jump = node.kind == ExpressionNodeKind::And ? Step::AndJump : Step::OrJump;
         std::vector<std::size_t> exits;
         for (std::size_t i = 0; i < node.children.size(); ++i) {
             if (!emit(*node.children[i], slotOf)) {
@@ -169,20 +152,20 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
         if (!emit(*node.children[0], slotOf)) {
             return false;
         }
-        push(OpCode::Not);
+        push(Step::Not);
         return true;
     case ExpressionNodeKind::IfElse: {
         if (!emit(*node.children[1], slotOf)) {
             return false;
         }
         const std::size_t toElse = m_code.size();
-        push(OpCode::JumpIfFalse);
+        push(Step::JumpIfFalse);
         adjustDepth(-1);
         if (!emit(*node.children[0], slotOf)) {
             return false;
         }
         const std::size_t toEnd = m_code.size();
-        push(OpCode::Jump);
+        push(Step::Jump);
         adjustDepth(-1);
         m_code[toElse].arg = static_cast<std::uint32_t>(m_code.size());
         if (!emit(*node.children[2], slotOf)) {
@@ -191,46 +174,82 @@ bool ConstraintProgram::emit(const ExpressionNode& node, const SlotOf& slotOf) {
         m_code[toEnd].arg = static_cast<std::uint32_t>(m_code.size());
         return true;
     }
-    case ExpressionNodeKind::Call: {
-        const std::string& f = node.name;
-        if (f == "min" || f == "max") {
-            const auto* args = &node.children;
-            if (args->size() == 1 && (*args)[0]->kind == ExpressionNodeKind::List) {
-                args = &(*args)[0]->children;
-            }
-            if (args->size() < 2) {
-                return false;
-            }
-            for (const auto& arg : *args) {
-                if (!emit(*arg, slotOf)) {
-                    return false;
-                }
-            }
-            push(f == "min" ? OpCode::Min : OpCode::Max, static_cast<std::uint32_t>(args->size()));
-            adjustDepth(1 - static_cast<int>(args->size()));
-            return true;
-        }
-        OpCode code;
-        if (f == "abs") {
-            code = OpCode::Abs;
-        } else if (f == "int") {
-            code = OpCode::ToInt;
-        } else if (f == "float") {
-            code = OpCode::ToFloat;
-        } else if (f == "round") {
-            code = OpCode::Round;
-        } else {
-            return false;
-        }
-        if (node.children.size() != 1 || !emit(*node.children[0], slotOf)) {
-            return false;
-        }
-        push(code);
-        return true;
-    }
+    case ExpressionNodeKind::Call:
+        return emitCall(node, slotOf);
     case ExpressionNodeKind::List:
     case ExpressionNodeKind::ListComp:
         return false;
+    }
+    return false;
+}
+
+bool ConstraintProgram::emitCall(const ExpressionNode& node, const SlotOf& slotOf) {
+    const std::string& f = node.name;
+    const auto* args = &node.children;
+    Builtin builtin;
+    if (f == "min" || f == "max") {
+        builtin = f == "min" ? Builtin::Min : Builtin::Max;
+        if (args->size() == 1 && (*args)[0]->kind == ExpressionNodeKind::List) {
+            args = &(*args)[0]->children;
+        }
+        if (args->size() < 2) {
+            return false;
+        }
+    } else {
+        if (f == "abs") {
+            builtin = Builtin::Abs;
+        } else if (f == "int") {
+            builtin = Builtin::Int;
+        } else if (f == "float") {
+            builtin = Builtin::Float;
+        } else if (f == "round") {
+            builtin = Builtin::Round;
+        } else {
+            return false;
+        }
+        if (args->size() != 1) {
+            return false;
+        }
+    }
+    for (const auto& arg : *args) {
+        if (!emit(*arg, slotOf)) {
+            return false;
+        }
+    }
+    push(Step::Call, code(builtin), static_cast<std::uint32_t>(args->size()));
+    adjustDepth(1 - static_cast<int>(args->size()));
+    return true;
+}
+
+bool ConstraintProgram::call(Builtin builtin, PythonNumber* args, std::uint32_t count) {
+    PythonNumber& result = args[0];
+    switch (builtin) {
+    case Builtin::Min:
+    case Builtin::Max:
+        for (std::uint32_t k = 1; k < count; ++k) {
+            const bool better =
+                builtin == Builtin::Min ? python::less(args[k], result) : python::less(result, args[k]);
+            if (better) {
+                result = args[k];
+            }
+        }
+        return true;
+    case Builtin::Abs:
+        result = python::absolute(result);
+        return true;
+    case Builtin::Int:
+    case Builtin::Round:
+        if (!result.isInt) {
+            const double d = builtin == Builtin::Int ? std::trunc(result.d) : std::nearbyint(result.d);
+            if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) {
+                return false;
+            }
+            result = PythonNumber::fromInt(static_cast<std::int64_t>(d));
+        }
+        return true;
+    case Builtin::Float:
+        result = PythonNumber::fromDouble(result.asDouble());
+        return true;
     }
     return false;
 }
@@ -239,137 +258,56 @@ std::optional<bool> ConstraintProgram::test(const PythonNumber* slots) const {
     PythonNumber stack[kMaxStack];
     int top = -1;
     const std::size_t size = m_code.size();
-    const Instruction* code = m_code.data();
+    const Instruction* program = m_code.data();
     std::size_t pc = 0;
-    const auto boolean = [](bool value) { return PythonNumber::fromInt(value ? 1 : 0); };
     while (pc < size) {
-        const Instruction& in = code[pc++];
-        switch (in.code) {
-        case OpCode::Const:
+        const Instruction& in = program[pc++];
+        switch (in.step) {
+        case Step::Const:
             stack[++top] = in.constant;
             break;
-        case OpCode::Slot:
+        case Step::Slot:
             stack[++top] = slots[in.arg];
             break;
-        case OpCode::Add:
-            stack[top - 1] = python::add(stack[top - 1], stack[top]);
-            --top;
-            break;
-        case OpCode::Sub:
-            stack[top - 1] = python::sub(stack[top - 1], stack[top]);
-            --top;
-            break;
-        case OpCode::Mul:
-            stack[top - 1] = python::mul(stack[top - 1], stack[top]);
-            --top;
-            break;
-        case OpCode::Div:
-            if (!python::trueDiv(stack[top - 1], stack[top], stack[top - 1])) {
+        case Step::Binary:
+            if (!python::arithmetic(static_cast<ExpressionOp>(in.op), stack[top - 1], stack[top],
+                                    stack[top - 1])) {
                 return std::nullopt;
             }
             --top;
             break;
-        case OpCode::FloorDiv:
-            if (!python::floorDiv(stack[top - 1], stack[top], stack[top - 1])) {
-                return std::nullopt;
-            }
+        case Step::Compare:
+            stack[top - 1] = PythonNumber::fromInt(
+                python::compare(static_cast<ExpressionCmp>(in.op), stack[top - 1], stack[top]) ? 1 : 0);
             --top;
             break;
-        case OpCode::Mod:
-            if (!python::mod(stack[top - 1], stack[top], stack[top - 1])) {
-                return std::nullopt;
-            }
-            --top;
-            break;
-        case OpCode::Pow:
-            if (!python::pow(stack[top - 1], stack[top], stack[top - 1])) {
-                return std::nullopt;
-            }
-            --top;
-            break;
-        case OpCode::Neg:
+        case Step::Neg:
             stack[top] = python::negate(stack[top]);
             break;
-        case OpCode::Not:
-            stack[top] = boolean(!stack[top].truthy());
+        case Step::Not:
+            stack[top] = PythonNumber::fromInt(stack[top].truthy() ? 0 : 1);
             break;
-        case OpCode::Eq:
-            stack[top - 1] = boolean(python::equal(stack[top - 1], stack[top]));
-            --top;
-            break;
-        case OpCode::Ne:
-            stack[top - 1] = boolean(!python::equal(stack[top - 1], stack[top]));
-            --top;
-            break;
-        case OpCode::Lt:
-            stack[top - 1] = boolean(python::less(stack[top - 1], stack[top]));
-            --top;
-            break;
-        case OpCode::Le:
-            stack[top - 1] = boolean(python::lessEqual(stack[top - 1], stack[top]));
-            --top;
-            break;
-        case OpCode::Gt:
-            stack[top - 1] = boolean(python::less(stack[top], stack[top - 1]));
-            --top;
-            break;
-        case OpCode::Ge:
-            stack[top - 1] = boolean(python::lessEqual(stack[top], stack[top - 1]));
-            --top;
-            break;
-        case OpCode::JumpIfFalseOrPop:
-            if (!stack[top].truthy()) {
+        case Step::AndJump:
+        case Step::OrJump:
+            if (stack[top].truthy() == (in.step == Step::OrJump)) {
                 pc = in.arg;
             } else {
                 --top;
             }
             break;
-        case OpCode::JumpIfTrueOrPop:
-            if (stack[top].truthy()) {
-                pc = in.arg;
-            } else {
-                --top;
-            }
-            break;
-        case OpCode::JumpIfFalse:
+        case Step::JumpIfFalse:
             if (!stack[top--].truthy()) {
                 pc = in.arg;
             }
             break;
-        case OpCode::Jump:
+        case Step::Jump:
             pc = in.arg;
             break;
-        case OpCode::Min:
-        case OpCode::Max: {
-            const int first = top - static_cast<int>(in.arg) + 1;
-            PythonNumber best = stack[first];
-            for (int k = first + 1; k <= top; ++k) {
-                const bool better =
-                    in.code == OpCode::Min ? python::less(stack[k], best) : python::less(best, stack[k]);
-                if (better) {
-                    best = stack[k];
-                }
+        case Step::Call:
+            top -= static_cast<int>(in.arg) - 1;
+            if (!call(static_cast<Builtin>(in.op), stack + top, in.arg)) {
+                return std::nullopt;
             }
-            top = first;
-            stack[top] = best;
-            break;
-        }
-        case OpCode::Abs:
-            stack[top] = python::absolute(stack[top]);
-            break;
-        case OpCode::ToInt:
-        case OpCode::Round:
-            if (!stack[top].isInt) {
-                const double d =
-                    in.code == OpCode::ToInt ? std::trunc(stack[top].d) : std::nearbyint(stack[top].d);
-                if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) {
-                    return std::nullopt;
-                }
-                stack[top] = PythonNumber::fromInt(static_cast<std::int64_t>(d));
-            }
-            break;
-        case OpCode::ToFloat:
-            stack[top] = PythonNumber::fromDouble(stack[top].asDouble());
             break;
         }
     }

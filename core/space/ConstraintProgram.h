@@ -29,37 +29,26 @@ public:
     std::optional<bool> test(const PythonNumber* slots) const;
 
 private:
-    enum class OpCode : std::uint8_t {
+    // Binary and Compare carry the language's operator (ExpressionOp, ExpressionCmp) in `op`; the jumps go
+    // to instruction `arg` (AndJump and OrJump leave the deciding value, else pop it); Call applies a
+    // Builtin to the top `arg` values.
+    enum class Step : std::uint8_t {
         Const,
         Slot,
-        Add,
-        Sub,
-        Mul,
-        Div,
-        FloorDiv,
-        Mod,
-        Pow,
+        Binary,
+        Compare,
         Neg,
         Not,
-        Eq,
-        Ne,
-        Lt,
-        Le,
-        Gt,
-        Ge,
-        JumpIfFalseOrPop,
-        JumpIfTrueOrPop,
+        AndJump,
+        OrJump,
         JumpIfFalse,
         Jump,
-        Min,
-        Max,
-        Abs,
-        ToInt,
-        ToFloat,
-        Round,
+        Call
     };
+    enum class Builtin : std::uint8_t { Min, Max, Abs, Int, Float, Round };
     struct Instruction {
-        OpCode code = OpCode::Const;
+        Step step = Step::Const;
+        std::uint8_t op = 0;
         std::uint32_t arg = 0;
         PythonNumber constant;
     };
@@ -67,9 +56,10 @@ private:
     static constexpr int kMaxStack = 64;
     static constexpr std::size_t kMaxInstructions = std::size_t{1} << 20;
 
-    static std::optional<OpCode> binaryCode(ExpressionOp op);
     bool emit(const ExpressionNode& node, const SlotOf& slotOf);
-    void push(OpCode code, std::uint32_t arg = 0, PythonNumber constant = {});
+    bool emitCall(const ExpressionNode& node, const SlotOf& slotOf);
+    void push(Step step, std::uint8_t op = 0, std::uint32_t arg = 0, PythonNumber constant = {});
+    static bool call(Builtin builtin, PythonNumber* args, std::uint32_t count);
     void adjustDepth(int delta);
 
     std::vector<Instruction> m_code;

@@ -120,6 +120,49 @@ ExpressionValue fromValue(const Value& value) {
     }
 }
 
+// The source text of an operator, for messages.
+const char* symbolOf(ExpressionOp op) {
+    switch (op) {
+    case ExpressionOp::Add:
+    case ExpressionOp::Pos:
+        return "+";
+    case ExpressionOp::Sub:
+    case ExpressionOp::Neg:
+        return "-";
+    case ExpressionOp::Mul:
+        return "*";
+    case ExpressionOp::Div:
+        return "/";
+    case ExpressionOp::FloorDiv:
+        return "//";
+    case ExpressionOp::Mod:
+        return "%";
+    case ExpressionOp::Pow:
+        return "**";
+    default:
+        return "?";
+    }
+}
+
+const char* symbolOf(ExpressionCmp op) {
+    static constexpr const char* kSymbols[] = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"};
+    return kSymbols[static_cast<int>(op)];
+}
+
+// What Python's ZeroDivisionError says for a dividing operator.
+const char* zeroDivisionProblem(ExpressionOp op) {
+    switch (op) {
+    case ExpressionOp::FloorDiv:
+        return "floor division by zero";
+    case ExpressionOp::Mod:
+        return "modulo by zero";
+    case ExpressionOp::Pow:
+        return "zero raised to a negative power";
+    default:
+        return "division by zero";
+    }
+}
+
 std::string pythonRepr(const ExpressionValue& value) {
     if (isList(value)) {
         std::string out = "[";
@@ -175,7 +218,7 @@ private:
     ExpressionValue name(const ExpressionNode& node);
     ExpressionValue binary(const ExpressionNode& node);
     ExpressionValue binary(ExpressionOp op, const ExpressionValue& a, const ExpressionValue& b);
-    bool compare(ExpressionOp op, const ExpressionValue& a, const ExpressionValue& b);
+    bool compare(ExpressionCmp op, const ExpressionValue& a, const ExpressionValue& b);
     ExpressionValue call(const ExpressionNode& node);
     ExpressionValue minMax(const ExpressionNode& node, std::vector<ExpressionValue>& args, bool isMax);
     std::int64_t intArgument(const ExpressionValue& value, const char* function);
@@ -207,9 +250,9 @@ ExpressionValue Evaluator::eval(const ExpressionNode& node) {
         return binary(node);
     case ExpressionNodeKind::Compare: {
         ExpressionValue left = eval(*node.children[0]);
-        for (std::size_t i = 0; i < node.ops.size(); ++i) {
+        for (std::size_t i = 0; i < node.comparisons.size(); ++i) {
             ExpressionValue right = eval(*node.children[i + 1]);
-            if (!compare(node.ops[i], left, right)) {
+            if (!compare(node.comparisons[i], left, right)) {
                 return {false};
             }
             left = std::move(right);
@@ -304,38 +347,9 @@ ExpressionValue Evaluator::binary(ExpressionOp op, const ExpressionValue& a, con
         const PythonNumber x = toPython(a);
         const PythonNumber y = toPython(b);
         PythonNumber r;
-        bool ok = true;
-        switch (op) {
-        case ExpressionOp::Add:
-            r = python::add(x, y);
-            break;
-        case ExpressionOp::Sub:
-            r = python::sub(x, y);
-            break;
-        case ExpressionOp::Mul:
-            r = python::mul(x, y);
-            break;
-        case ExpressionOp::Div:
-            ok = python::trueDiv(x, y, r);
-            break;
-        case ExpressionOp::FloorDiv:
-            ok = python::floorDiv(x, y, r);
-            break;
-        case ExpressionOp::Mod:
-            ok = python::mod(x, y, r);
-            break;
-        case ExpressionOp::Pow:
-            ok = python::pow(x, y, r);
-            break;
-        default:
-            fail("unsupported operator");
-        }
-        if (!ok) {
-            // Python raises ZeroDivisionError: so does a constraint, rather than be quietly false.
-            static const char* const kProblems[] = {"division by zero", "floor division by zero",
-                                                    "modulo by zero", "zero raised to a negative power"};
-            fail(kProblems[static_cast<int>(op) - static_cast<int>(ExpressionOp::Div)]);
-        }
+        const bool ok = python::arithmetic(op, x, y, r);
+        if (!ok) // Python raises ZeroDivisionError: so does a constraint, rather than be quietly false.
+            fail(zeroDivisionProblem(op));
         return fromPython(r);
     }
     if (op == ExpressionOp::Add) {
@@ -383,18 +397,17 @@ ExpressionValue Evaluator::binary(ExpressionOp op, const ExpressionValue& a, con
         }
         operandError("*", a, b);
     }
-    static const char* const kSymbols[] = {"", "+", "-", "*", "/", "//", "%", "**"};
-    operandError(static_cast<int>(op) < 8 ? kSymbols[static_cast<int>(op)] : "?", a, b);
+    operandError(symbolOf(op), a, b);
 }
 
-bool Evaluator::compare(ExpressionOp op, const ExpressionValue& a, const ExpressionValue& b) {
+bool Evaluator::compare(ExpressionCmp op, const ExpressionValue& a, const ExpressionValue& b) {
     switch (op) {
-    case ExpressionOp::Eq:
+    case ExpressionCmp::Eq:
         return equals(a, b);
-    case ExpressionOp::Ne:
+    case ExpressionCmp::Ne:
         return !equals(a, b);
-    case ExpressionOp::In:
-    case ExpressionOp::NotIn: {
+    case ExpressionCmp::In:
+    case ExpressionCmp::NotIn: {
         bool found = false;
         if (isList(b)) {
             for (const auto& item : std::get<ExpressionList>(b.data)) {
@@ -408,7 +421,7 @@ bool Evaluator::compare(ExpressionOp op, const ExpressionValue& a, const Express
         } else {
             fail(std::string("argument of type '") + typeName(b) + "' is not a container");
         }
-        return found == (op == ExpressionOp::In);
+        return found == (op == ExpressionCmp::In);
     }
     default:
         break;
@@ -417,31 +430,20 @@ bool Evaluator::compare(ExpressionOp op, const ExpressionValue& a, const Express
     if (isNumber(a) && isNumber(b)) {
         const PythonNumber x = toPython(a);
         const PythonNumber y = toPython(b);
-        switch (op) {
-        case ExpressionOp::Lt:
-            return python::less(x, y);
-        case ExpressionOp::Le:
-            return python::lessEqual(x, y);
-        case ExpressionOp::Gt:
-            return python::less(y, x);
-        default:
-            return python::lessEqual(y, x);
-        }
+        return python::compare(op, x, y);
     }
     if (isString(a) && isString(b)) {
         order = std::get<std::string>(a.data).compare(std::get<std::string>(b.data));
     } else {
-        static const char* const kSymbols[] = {"<", "<=", ">", ">="};
-        const int index = static_cast<int>(op) - static_cast<int>(ExpressionOp::Lt);
-        fail(std::string("'") + kSymbols[index] + "' is not supported between '" + typeName(a) + "' and '" +
+        fail(std::string("'") + symbolOf(op) + "' is not supported between '" + typeName(a) + "' and '" +
              typeName(b) + "'");
     }
     switch (op) {
-    case ExpressionOp::Lt:
+    case ExpressionCmp::Lt:
         return order < 0;
-    case ExpressionOp::Le:
+    case ExpressionCmp::Le:
         return order <= 0;
-    case ExpressionOp::Gt:
+    case ExpressionCmp::Gt:
         return order > 0;
     default:
         return order >= 0;
@@ -471,8 +473,8 @@ ExpressionValue Evaluator::minMax(const ExpressionNode& node, std::vector<Expres
     const ExpressionValue* best = &items->front();
     for (std::size_t i = 1; i < items->size(); ++i) {
         const ExpressionValue& candidate = (*items)[i];
-        const bool better =
-            isMax ? compare(ExpressionOp::Gt, candidate, *best) : compare(ExpressionOp::Lt, candidate, *best);
+        const bool better = isMax ? compare(ExpressionCmp::Gt, candidate, *best)
+                                  : compare(ExpressionCmp::Lt, candidate, *best);
         if (better) {
             best = &candidate;
         }

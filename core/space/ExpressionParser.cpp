@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 
 namespace ts {
 namespace {
@@ -339,33 +340,33 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseComparison() {
     auto first = parseArith();
     std::unique_ptr<ExpressionNode> node;
     while (true) {
-        ExpressionOp op = ExpressionOp::None;
+        std::optional<ExpressionCmp> op;
         std::size_t width = 1;
         const Token& token = peek();
         if (token.kind == TokenKind::Symbol) {
             if (token.text == "==") {
-                op = ExpressionOp::Eq;
+                op = ExpressionCmp::Eq;
             } else if (token.text == "!=") {
-                op = ExpressionOp::Ne;
+                op = ExpressionCmp::Ne;
             } else if (token.text == "<") {
-                op = ExpressionOp::Lt;
+                op = ExpressionCmp::Lt;
             } else if (token.text == "<=") {
-                op = ExpressionOp::Le;
+                op = ExpressionCmp::Le;
             } else if (token.text == ">") {
-                op = ExpressionOp::Gt;
+                op = ExpressionCmp::Gt;
             } else if (token.text == ">=") {
-                op = ExpressionOp::Ge;
+                op = ExpressionCmp::Ge;
             }
         } else if (token.kind == TokenKind::Name) {
             if (token.text == "in") {
-                op = ExpressionOp::In;
+                op = ExpressionCmp::In;
             } else if (token.text == "not" && m_tokens[m_pos + 1].kind == TokenKind::Name &&
                        m_tokens[m_pos + 1].text == "in") {
-                op = ExpressionOp::NotIn;
+                op = ExpressionCmp::NotIn;
                 width = 2;
             }
         }
-        if (op == ExpressionOp::None) {
+        if (!op) {
             break;
         }
         if (!node) {
@@ -373,7 +374,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseComparison() {
             node->children.push_back(std::move(first));
         }
         m_pos += width;
-        node->ops.push_back(op);
+        node->comparisons.push_back(*op);
         node->children.push_back(parseArith());
     }
     return node ? std::move(node) : std::move(first);
@@ -396,7 +397,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseTerm() {
     auto left = parseFactor();
     bool fresh = false;
     while (true) {
-        ExpressionOp op = ExpressionOp::None;
+        std::optional<ExpressionOp> op;
         if (atSymbol("*")) {
             op = ExpressionOp::Mul;
         } else if (atSymbol("/")) {
@@ -410,7 +411,7 @@ std::unique_ptr<ExpressionNode> ExpressionParser::parseTerm() {
         }
         const int column = peek().column;
         ++m_pos;
-        left = extendChain(std::move(left), fresh, op, parseFactor(), column);
+        left = extendChain(std::move(left), fresh, *op, parseFactor(), column);
         fresh = true;
     }
     return left;

@@ -170,5 +170,53 @@ inline bool lessEqual(PythonNumber a, PythonNumber b) {
     return a.asDouble() <= b.asDouble();
 }
 
+// A binary operator of the expression language (Op::Add to Op::Pow) on two numbers; false where Python
+// raises (a division by zero, zero to a negative power) or on an operator that is not binary.
+inline bool arithmetic(tunescope::constraint::Op op, PythonNumber a, PythonNumber b, PythonNumber& out) {
+    using tunescope::constraint::Op;
+    switch (op) {
+    case Op::Add:
+        out = add(a, b);
+        return true;
+    case Op::Sub:
+        out = sub(a, b);
+        return true;
+    case Op::Mul:
+        out = mul(a, b);
+        return true;
+    case Op::Div:
+        return trueDiv(a, b, out);
+    case Op::FloorDiv:
+        return floorDiv(a, b, out);
+    case Op::Mod:
+        return mod(a, b, out);
+    case Op::Pow:
+        return pow(a, b, out);
+    default:
+        return false;
+    }
+}
+
+// An ordering or equality comparison (Cmp::Eq to Cmp::Ge) of two numbers; NaN compares false, as in Python.
+inline bool compare(tunescope::constraint::Cmp cmp, PythonNumber a, PythonNumber b) {
+    using tunescope::constraint::Cmp;
+    switch (cmp) {
+    case Cmp::Eq:
+        return equal(a, b);
+    case Cmp::Ne:
+        return !equal(a, b);
+    case Cmp::Lt:
+        return less(a, b);
+    case Cmp::Le:
+        return lessEqual(a, b);
+    case Cmp::Gt:
+        return less(b, a);
+    case Cmp::Ge:
+        return lessEqual(b, a);
+    default:
+        return false;
+    }
+}
+
 } // namespace python
 } // namespace ts

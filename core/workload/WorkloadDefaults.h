@@ -1,7 +1,7 @@
 #pragma once
 
 #include "session/KernelTuneOptions.h"
-#include "space/SpaceMode.h"
+#include "workload/SearchSettings.h"
 
 #include <cstdint>
 #include <map>
@@ -17,14 +17,10 @@ namespace ts {
 // an optional field only when the user gave the flag, not from the flag's default.
 struct WorkloadDefaults {
     std::optional<std::string> backend; // replaces the file's `device` (cpu, cuda or replay)
-    // A strategy given here replaces the file's, and so do its options (the file's options are for the
-    // file's strategy); without one, these options are merged over the file's, name by name.
-    std::optional<std::string> strategy;
-    std::map<std::string, std::string> options;
-    std::optional<SpaceMode> mode;
-    std::optional<std::size_t> batchSize;
-    std::vector<std::string> constraints; // added to every task's (constraints only narrow)
-    bool transfer = false;                // true: every task starts from earlier sessions of its kernel
+    // How every task is searched: a strategy given here replaces the file's, and so do its options (the
+    // file's options are for the file's strategy); without one, these options are merged over the file's,
+    // name by name. Constraints are added to every task's.
+    SearchSettings search;
     // How kernels are measured (timeout, repeat, minimum sample and warm-up time, flush, build cache), for
     // every kernel task; its kernel, kernel spec and size are not used (the tasks say those). A relative
     // cache folder is relative to the working directory, as on the command line.

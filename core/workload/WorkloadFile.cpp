@@ -27,18 +27,6 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxNameLength = 200;
 
-// Settings a session takes from one level: the file's `defaults`, a task, the command line. Applied in that
-// order; the later level wins (applyLevel).
-struct Settings {
-    std::optional<std::string> strategy;
-    std::map<std::string, std::string> options;
-    std::optional<SpaceMode> mode;
-    std::optional<std::size_t> batchSize;
-    std::vector<std::string> constraints;
-    std::optional<bool> transfer;
-    std::optional<bool> stochastic;
-};
-
 // What one task tunes, before the size is checked against its kernel.
 struct TaskInput {
     std::string name;
@@ -47,47 +35,14 @@ struct TaskInput {
     std::string kernelSpec; // an absolute kernel.json path, or
     std::string dataset;    // an absolute replay dataset path
     std::string size;       // size text as given; empty: the spec's defaults
-    Settings settings;
+    SearchSettings settings;
 };
-
-// A strategy given at a level replaces the options of the levels before it (they were for another
-// strategy); without one, the level's options are merged in name by name. Constraints add up.
-void applyLevel(const Settings& s, SessionPlan& plan) {
-    if (s.strategy) {
-        plan.strategy = *s.strategy;
-        plan.options = s.options;
-    } else {
-        for (const auto& [name, value] : s.options)
-            plan.options[name] = value;
-    }
-    if (s.mode)
-        plan.mode = *s.mode;
-    if (s.batchSize)
-        plan.batchSize = *s.batchSize;
-    plan.constraints.insert(plan.constraints.end(), s.constraints.begin(), s.constraints.end());
-    if (s.transfer)
-        plan.transfer = *s.transfer;
-    if (s.stochastic)
-        plan.stochastic = *s.stochastic;
-}
-
-Settings commandLineSettings(const WorkloadDefaults& d) {
-    Settings s;
-    s.strategy = d.strategy;
-    s.options = d.options;
-    s.mode = d.mode;
-    s.batchSize = d.batchSize;
-    s.constraints = d.constraints;
-    if (d.transfer)
-        s.transfer = true;
-    return s;
-}
 
 // The session of one task: the command line's measurement options, seed and budget, the task's target at
 // its size (`size`: written out in full), then the settings of the file's defaults, the task and the command
 // line.
 SessionPlan taskPlan(const std::string& backend, const TaskInput& task, const std::string& size,
-                     const Settings& fileDefaults, const WorkloadDefaults& d) {
+                     const SearchSettings& fileDefaults, const WorkloadDefaults& d) {
     SessionPlan plan;
     plan.backend = backend;
     plan.seed = d.seed;
@@ -102,9 +57,9 @@ SessionPlan taskPlan(const std::string& backend, const TaskInput& task, const st
         plan.kernel.kernelSpec = task.kernelSpec;
         plan.kernel.size = size;
     }
-    applyLevel(fileDefaults, plan);
-    applyLevel(task.settings, plan);
-    applyLevel(commandLineSettings(d), plan);
+    fileDefaults.applyTo(plan);
+    task.settings.applyTo(plan);
+    d.search.applyTo(plan);
     return plan;
 }
 
@@ -188,7 +143,7 @@ public:
         const std::string name = this->name(root, top);
         const std::optional<std::string> device = optionalString(root, top, "device");
         const std::string source = optionalString(root, top, "source").value_or("");
-        Settings fileDefaults;
+        SearchSettings fileDefaults;
         if (const auto it = root.find("defaults"); it != root.end()) {
             const std::string subject = "\"defaults\"";
             if (!it->is_object())
@@ -298,8 +253,8 @@ private:
         return list;
     }
 
-    Settings settings(const Json& object, const std::string& subject) const {
-        Settings s;
+    SearchSettings settings(const Json& object, const std::string& subject) const {
+        SearchSettings s;
         s.strategy = optionalString(object, subject, "strategy");
         if (s.strategy && s.strategy->empty())
             fail(subject, "has an empty \"strategy\".");
@@ -519,12 +474,7 @@ WorkloadPlan WorkloadFile::read(const fs::path& file, const WorkloadDefaults& de
 WorkloadDefaults WorkloadFile::defaultsOf(const SessionPlan& base) {
     WorkloadDefaults d;
     d.backend = base.backend;
-    d.strategy = base.strategy;
-    d.options = base.options;
-    d.mode = base.mode;
-    d.batchSize = base.batchSize;
-    d.constraints = base.constraints;
-    d.transfer = base.transfer;
+    d.search = SearchSettings::of(base);
     d.measurement = base.kernel;
     d.seed = base.seed;
     d.budget = base.budget;
@@ -546,7 +496,8 @@ WorkloadPlan WorkloadFile::ofSizes(const SessionPlan& base, const std::vector<st
         task.kernelSpec = base.kernel.kernelSpec;
         const std::string size = fullSize(spec, text);
         task.name = spec.name + " " + size;
-        plan.tasks.push_back({task.name, task.weight, taskPlan(plan.backend, task, size, Settings{}, d)});
+        plan.tasks.push_back(
+            {task.name, task.weight, taskPlan(plan.backend, task, size, SearchSettings{}, d)});
     }
     plan = plan.withAbsolutePaths();
     plan.checkTasks();

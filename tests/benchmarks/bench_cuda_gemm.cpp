@@ -18,10 +18,10 @@
 #include "cuda/CudaDevices.h"
 #include "hardware/StaticEstimateFit.h"
 #include "kernels/KernelCatalog.h"
-#include "store/RecordStore.h"
 #include "session/KernelSessionTarget.h"
 #include "session/PreparedSession.h"
 #include "session/SessionPlan.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -138,9 +138,9 @@ SessionPlan planOf(const Options& o, std::uint64_t seed) {
     plan.kernel.kernel = o.kernel;
     plan.kernel.size = fmt::format("{0},{0},{0}", o.size);
     plan.kernel.timeoutS = 30.0;
-    plan.kernel.repeat = 7;
-    plan.kernel.warmupMs = 50;
-    plan.kernel.minRepeatMs = 20;
+    plan.kernel.timing.repeat = 7;
+    plan.kernel.timing.warmupMs = 50;
+    plan.kernel.timing.minRepeatMs = 20;
     plan.strategy = o.strategy;
     plan.seed = seed;
     plan.budget = o.budget;

@@ -14,9 +14,9 @@
 //    same backend, worker, inputs, verification and timing; prints per task median times and the weighted
 //    end-to-end time (sum of weight x median time) of each, with their ratios.
 #include "backends/CpuBackend.h"
-#include "store/RecordStore.h"
 #include "session/KernelSessionTarget.h"
 #include "space/ValueJson.h"
+#include "store/RecordStore.h"
 #include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 #include "util/Statistics.h"
@@ -239,9 +239,9 @@ int main(int argc, char** argv) {
         const std::filesystem::path file =
             std::filesystem::path(TUNESCOPE_RESOURCES) / "workloads" / "bert-base-gemm.json";
         WorkloadDefaults defaults;
-        defaults.constraints = {"THREADS == 1"};
+        defaults.search.constraints = {"THREADS == 1"};
         defaults.measurement.cacheDir = (scratch.path() / "cache").string();
-        defaults.batchSize = batch;
+        defaults.search.batchSize = batch;
         defaults.seed = seed;
         defaults.budget = budget;
         const WorkloadPlan plan = WorkloadFile::read(file, defaults);

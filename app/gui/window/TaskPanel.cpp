@@ -68,19 +68,19 @@ TaskPanel::TaskPanel(QWidget* parent) : QWidget(parent) {
     measureForm->addRow(tr("Timeout"), m_timeout);
     m_repeat = new QSpinBox(m_measureBox);
     m_repeat->setRange(1, 1000);
-    m_repeat->setValue(defaults.repeat);
+    m_repeat->setValue(defaults.timing.repeat);
     m_repeat->setToolTip(tr("Timed samples per config"));
     measureForm->addRow(tr("Repeat"), m_repeat);
     m_minRepeat = new QDoubleSpinBox(m_measureBox);
     m_minRepeat->setRange(0, 10'000);
     m_minRepeat->setSuffix(" ms");
-    m_minRepeat->setValue(defaults.minRepeatMs);
+    m_minRepeat->setValue(defaults.timing.minRepeatMs);
     m_minRepeat->setToolTip(tr("Calls per sample grow until a sample lasts this long"));
     measureForm->addRow(tr("Min sample time"), m_minRepeat);
     m_warmup = new QDoubleSpinBox(m_measureBox);
     m_warmup->setRange(0, 10'000);
     m_warmup->setSuffix(" ms");
-    m_warmup->setValue(defaults.warmupMs);
+    m_warmup->setValue(defaults.timing.warmupMs);
     m_warmup->setToolTip(tr("Warm-up time per config before timing"));
     measureForm->addRow(tr("Warm-up"), m_warmup);
     layout->addWidget(m_measureBox);
@@ -194,9 +194,9 @@ SessionPlan TaskPanel::task() const {
         t.kernel.kernelSpec = id.mid(5).toStdString();
     t.kernel.size = m_problem->text().trimmed().toStdString();
     t.kernel.timeoutS = m_timeout->value();
-    t.kernel.repeat = m_repeat->value();
-    t.kernel.minRepeatMs = m_minRepeat->value();
-    t.kernel.warmupMs = m_warmup->value();
+    t.kernel.timing.repeat = m_repeat->value();
+    t.kernel.timing.minRepeatMs = m_minRepeat->value();
+    t.kernel.timing.warmupMs = m_warmup->value();
     for (const QString& c : m_constraints->text().split(';', Qt::SkipEmptyParts))
         if (!c.trimmed().isEmpty())
             t.constraints.push_back(c.trimmed().toStdString());
@@ -224,9 +224,9 @@ void TaskPanel::setTask(const SessionPlan& t) {
     m_stochastic->setChecked(t.stochastic);
     m_transfer->setChecked(t.transfer);
     m_timeout->setValue(t.kernel.timeoutS);
-    m_repeat->setValue(t.kernel.repeat);
-    m_minRepeat->setValue(t.kernel.minRepeatMs);
-    m_warmup->setValue(t.kernel.warmupMs);
+    m_repeat->setValue(t.kernel.timing.repeat);
+    m_minRepeat->setValue(t.kernel.timing.minRepeatMs);
+    m_warmup->setValue(t.kernel.timing.warmupMs);
     // A real kernel's backend and size, when the panel offers them (a kernel is chosen).
     if (t.measuresKernel() && isRealKernelId(kernelPath())) {
         if (const int backend = m_backend->findData(QString::fromStdString(t.backend)); backend >= 0)
@@ -313,10 +313,11 @@ void TaskPanel::restoreSettings(const QSettings& settings) {
     t.stochastic = get("stochastic").toBool();
     t.transfer = get("transfer").toBool();
     t.kernel.timeoutS = get("timeout").isValid() ? get("timeout").toDouble() : t.kernel.timeoutS;
-    t.kernel.repeat = get("repeat").isValid() ? get("repeat").toInt() : t.kernel.repeat;
-    t.kernel.minRepeatMs =
-        get("minRepeatMs").isValid() ? get("minRepeatMs").toDouble() : t.kernel.minRepeatMs;
-    t.kernel.warmupMs = get("warmupMs").isValid() ? get("warmupMs").toDouble() : t.kernel.warmupMs;
+    t.kernel.timing.repeat = get("repeat").isValid() ? get("repeat").toInt() : t.kernel.timing.repeat;
+    t.kernel.timing.minRepeatMs =
+        get("minRepeatMs").isValid() ? get("minRepeatMs").toDouble() : t.kernel.timing.minRepeatMs;
+    t.kernel.timing.warmupMs =
+        get("warmupMs").isValid() ? get("warmupMs").toDouble() : t.kernel.timing.warmupMs;
     setTask(t);
 }
 
