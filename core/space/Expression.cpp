@@ -426,28 +426,14 @@ bool Evaluator::compare(ExpressionCmp op, const ExpressionValue& a, const Expres
     default:
         break;
     }
-    int order = 0; // <0, 0, >0 for a < b, a == b, a > b; NaN compares false below
-    if (isNumber(a) && isNumber(b)) {
-        const PythonNumber x = toPython(a);
-        const PythonNumber y = toPython(b);
-        return python::compare(op, x, y);
-    }
-    if (isString(a) && isString(b)) {
-        order = std::get<std::string>(a.data).compare(std::get<std::string>(b.data));
-    } else {
+    if (isNumber(a) && isNumber(b)) // NaN compares false, as in Python
+        return python::compare(op, toPython(a), toPython(b));
+    if (!isString(a) || !isString(b))
         fail(std::string("'") + symbolOf(op) + "' is not supported between '" + typeName(a) + "' and '" +
              typeName(b) + "'");
-    }
-    switch (op) {
-    case ExpressionCmp::Lt:
-        return order < 0;
-    case ExpressionCmp::Le:
-        return order <= 0;
-    case ExpressionCmp::Gt:
-        return order > 0;
-    default:
-        return order >= 0;
-    }
+    // Strings by their order: <0, 0, >0 for a < b, a == b, a > b, compared as a number with 0.
+    const int order = std::get<std::string>(a.data).compare(std::get<std::string>(b.data));
+    return python::compare(op, PythonNumber::fromInt(order), PythonNumber::fromInt(0));
 }
 
 std::int64_t Evaluator::intArgument(const ExpressionValue& value, const char* function) {
