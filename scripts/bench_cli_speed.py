@@ -48,10 +48,10 @@ def cases():
     for name in DATASETS:
         dataset = os.path.join(ROOT, "resources/datasets", name + ".json.gz")
         yield (f"tune default, 400, {name}",
-               ["tune", "--dataset", dataset, "--strategy", "default", "--seed", "0", "--budget", "400", "--json"])
+               ["tune", "--dataset", dataset, "--strategy", "default", "--seed", "0", "--budget", "400", "--json", "--cold"])
         yield (f"tune default, batches of 1, 300, {name}",
                ["tune", "--dataset", dataset, "--strategy", "default", "--seed", "0", "--budget", "300",
-                "--batch-size", "1", "--option", "batch_growth=1", "--json"])
+                "--batch-size", "1", "--option", "batch_growth=1", "--json", "--cold"])
     dataset = os.path.join(ROOT, "resources/datasets/convolution_milo_A100.json.gz")
     yield ("compare xgb, 8 repeats, 2 threads, convolution_milo_A100",
            ["compare", "--dataset", dataset, "--strategies", "xgb", "--repeats", "8", "--threads", "2",

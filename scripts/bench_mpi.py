@@ -43,7 +43,8 @@ MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
 def tune(cli, ranks, arguments, db, simulate=False):
     """Runs one session (on `ranks` measuring ranks; 0: a single process) and returns its --json result.
     simulate: the ranks simulated in one process (tune --simulate-ranks) instead of an MPI job."""
-    command = [cli, "tune"] + arguments + ["--db", db, "--json"]
+    # Cold, as every figure of docs/benchmarks.md on ranks: the search alone, no warm start by default.
+    command = [cli, "tune"] + arguments + ["--db", db, "--json", "--cold"]
     if ranks > 0 and simulate:
         command += ["--simulate-ranks", str(ranks)]
     elif ranks > 0:
@@ -105,7 +106,7 @@ def workload(args):
                 db = os.path.join(tmp, "records.db")
                 command = MPIRUN + ["-np", str(ranks + 1), args.cli, "workload", "tune", demo, "--budget",
                                     str(budget), "--seed", str(repeat), "--replay-delay-ms", str(args.delay_ms),
-                                    "--db", db, "--json", "--mpi"]
+                                    "--db", db, "--json", "--mpi", "--cold"]
                 done = subprocess.run(command, capture_output=True, text=True)
                 if done.returncode != 0:
                     sys.exit(f"bench_mpi: {' '.join(command)} failed:\n{done.stderr[-2000:]}")

@@ -5,6 +5,7 @@ Every run is written as one JSON line in Tunescope's trace format, so that `tune
 with the same code as Tunescope's own strategies. See docs/peers.md for what is compared and how.
 
 Needs (for this script only, never for the product):  pip install kernel_tuner==1.5.0 optuna
+(and torch for optuna:gp: pip install torch)
 
     python3 scripts/bench_peers.py --datasets /work/shared/datasets/kernel_tuner/pnpoly/RTX_3090.json.gz ... \
         --repeats 30 --budget 400 --out build/peers.jsonl [--strategies kt:simulated_annealing,optuna:tpe] [--jobs 2]
@@ -34,9 +35,10 @@ DEFAULT_STRATEGIES = [
     "kt:bayes_opt",
     "kt:bayes_opt+fix",
     "optuna:tpe",
+    "optuna:gp",
 ]
 # Rough relative cost, to start the slow runs first (better packing over the workers).
-_COST = {"kt:bayes_opt": 100, "kt:bayes_opt+fix": 100, "optuna:tpe": 20}
+_COST = {"kt:bayes_opt": 100, "kt:bayes_opt+fix": 100, "optuna:tpe": 20, "optuna:gp": 400}
 
 _worker_datasets = {}
 _worker_plain = {}
@@ -69,6 +71,12 @@ def _run_task(task):
         if space != "product":
             raise ValueError("optuna:tpe only walks the product of tune_params (use --space product)")
         configs, info = tpe.run(ds, seed, max_fevals)
+    elif tool == "optuna" and name == "gp":
+        from peers import gp
+
+        if space != "product":
+            raise ValueError("optuna:gp only walks the product of tune_params (use --space product)")
+        configs, info = gp.run(ds, seed, max_fevals)
     else:
         raise ValueError(f"unknown strategy {strategy}")
     unique = list(dict.fromkeys(configs))
@@ -88,6 +96,7 @@ def _versions():
 
         out["kernel_tuner"] = version("kernel_tuner")
         out["optuna"] = version("optuna")
+        out["torch"] = version("torch")
     except Exception:  # noqa: BLE001 - versions are informative only
         pass
     return out

@@ -214,6 +214,7 @@ private slots:
             plan.mode = SpaceMode::Product;
             plan.batchSize = 4;
             plan.budget = 30;
+            plan.cold = true; // compare is cold unless told --transfer; tune --cold is the same session
             auto session = PreparedSession::create(plan, store);
             session->open();
             session->run();

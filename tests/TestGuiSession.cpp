@@ -1,17 +1,17 @@
 // The workbench driven through its widgets, offscreen: a replay session started from the task panel, checked
 // against the records database; pause, resume and cancel; malformed input; past sessions opened and resumed.
+#include "data/TrialTableModel.h"
 #include "views/ComparisonView.h"
 #include "views/ConvergenceView.h"
 #include "views/CostModelView.h"
-#include "window/ErrorReporter.h"
 #include "views/ExplorerView.h"
-#include "window/MainWindow.h"
 #include "views/RecordsView.h"
+#include "window/ErrorReporter.h"
+#include "window/MainWindow.h"
 #include "window/TaskPanel.h"
-#include "data/TrialTableModel.h"
 
-#include "models/LearnedRestrictions.h"
 #include "datasets/DatasetReader.h"
+#include "models/LearnedRestrictions.h"
 #include "store/RecordStore.h"
 
 #include <QChartView>
@@ -479,9 +479,12 @@ private slots:
         QSignalSpy warmStart(&w->runner(), &SessionRunner::warmStart);
         const std::int64_t earlier = run("random_sample", 12, false);
         QCOMPARE(warmStart.count(), 0);
+        QCOMPARE(w->taskPanel()->warmStartText(), QString(TaskPanel::kStartedCold));
+        // The bundled pnpoly dataset measured what this one did (same GPU and size): no source of its own.
         const std::int64_t warm = run("xgb", 4, true);
         QCOMPARE(warmStart.count(), 1);
-        const QString note = warmStart.first().first().toString();
+        const QString note = warmStart.last().first().toString();
+        QCOMPARE(w->taskPanel()->warmStartText(), note); // the Task panel shows the sources of this run
         QVERIFY2(note.startsWith("Warm start from ") &&
                      note.contains(QString(" measured configs of 1 source(s): session %1 (").arg(earlier)),
                  qPrintable(note));
@@ -510,6 +513,40 @@ private slots:
         QCOMPARE(errors.spy.count(), 1);
         QVERIFY(errors.spy.first().at(1).toString().contains("tpe does not use a prior"));
         QCOMPARE(store.sessions().size(), std::size_t{2});
+    }
+
+    // A dataset whose kernel the bundled datasets hold measured on another GPU starts warm from it in the
+    // window as in the CLI (the one plan field), and the Task panel names the source; "start cold" does not.
+    void taskPanelShowsTheWarmStartSources() {
+        auto w = window(kGemm);
+        QVERIFY(w);
+        Errors errors(*w);
+        auto run = [&](bool cold) -> std::int64_t {
+            setTask(*w, "xgb", 4, SpaceMode::Product, 4);
+            SessionPlan task = w->taskPanel()->task();
+            task.cold = cold;
+            w->taskPanel()->setTask(task);
+            if (w->taskPanel()->task().cold != cold) // the checkbox holds the plan's field
+                return -1;
+            QSignalSpy ended(w.get(), &MainWindow::sessionEnded);
+            QTest::mouseClick(w->startButton(), Qt::LeftButton);
+            if (ended.count() == 0 && w->runner().isRunning())
+                ended.wait(120000);
+            return w->runData().info().sessionId;
+        };
+        const std::int64_t warm = run(false);
+        QVERIFY(warm > 0);
+        const QString shown = w->taskPanel()->warmStartText();
+        QVERIFY2(shown.contains("Warm start") &&
+                     shown.contains("gemm_clblast_RTX_2080_Ti.json.gz (NVIDIA GeForce RTX 2080 Ti): "),
+                 qPrintable(shown));
+        const std::int64_t cold = run(true);
+        QVERIFY(cold > warm);
+        QCOMPARE(w->taskPanel()->warmStartText(), QString(TaskPanel::kStartedCold));
+        QCOMPARE(errors.spy.count(), 0);
+        RecordStore store(w->databasePath().toStdString());
+        QVERIFY(nlohmann::json::parse(store.session(warm)->settings).contains("warm_start"));
+        QVERIFY(nlohmann::json::parse(store.session(cold)->settings).value("cold", false));
     }
 };
 

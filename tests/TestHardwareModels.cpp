@@ -11,15 +11,15 @@
 
 #include "analysis/Comparison.h"
 #include "backends/ReplayBackend.h"
+#include "datasets/DatasetProfile.h"
+#include "datasets/DatasetReader.h"
+#include "datasets/ProfileFeatures.h"
 #include "hardware/HardwareFeatures.h"
 #include "hardware/OccupancyCalculator.h"
 #include "models/FeatureEncoder.h"
 #include "models/ModelQuality.h"
 #include "models/TransferPrior.h"
 #include "models/XgbCostModel.h"
-#include "datasets/DatasetProfile.h"
-#include "datasets/DatasetReader.h"
-#include "datasets/ProfileFeatures.h"
 #include "session/TuningSession.h"
 #include "strategies/StrategyRegistry.h"
 
@@ -455,7 +455,7 @@ private slots:
         };
         CliResult r = tune(profiledPrior);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains("Warm start from"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("Warm start (hardware-aware) from"), qPrintable(r.err));
         QVERIFY2(!r.err.contains("parameters alone"), qPrintable(r.err));
         r = tune(barePrior);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -116,9 +116,34 @@ private slots:
         QCOMPARE(plan.targetMs, 0.5);
         QCOMPARE(plan.priors, std::vector<std::string>{"/p.json"});
         QVERIFY(plan.transfer);
+        QVERIFY(plan.cold); // stored before warm starts were the default: it resumes as it ran, cold
+        QVERIFY(!plan.found);
         QCOMPARE(plan.seed, std::uint64_t{11});
         COMPARE_STATUS(plan.mode, SpaceMode::Product);
         QCOMPARE(plan.budget, std::int64_t{30});
+    }
+
+    // A warm plan keeps the sources it found, and reads back as it was written.
+    void warmPlanRoundTripsWithItsSources() {
+        SessionPlan plan;
+        plan.dataset = "/d/target.json";
+        plan.found = SessionPlan::Found{{"/d/other.json.gz"}, {3, 7}};
+        const SessionPlan back = SessionPlan::fromJson(plan.toJson(), "plan");
+        QVERIFY(!back.cold);
+        QVERIFY(back.found == plan.found);
+        plan.cold = true;
+        plan.found.reset();
+        const SessionPlan cold = SessionPlan::fromJson(plan.toJson(), "plan");
+        QVERIFY(cold.cold && !cold.found);
+        SessionRecord r;
+        r.id = 2;
+        r.dataset = "/d/target.json";
+        r.strategy = "xgb";
+        r.options = "{}";
+        r.settings = R"({"cold":false,"found":{"datasets":["/d/other.json.gz"],"sessions":[3]}})";
+        const SessionPlan stored = SessionPlan::ofRecord(r);
+        QVERIFY(!stored.cold);
+        QVERIFY(stored.found == (SessionPlan::Found{{"/d/other.json.gz"}, {3}}));
     }
 
     // The checks name the plan's fields in words the window shows too, never a CLI flag.

@@ -1,8 +1,11 @@
 #include "CliRun.h"
 #include "StrategyRun.h"
-#include "datasets/TransferSources.h"
-#include "models/ModelQuality.h"
+#include "datasets/DatasetCatalog.h"
 #include "datasets/DatasetReader.h"
+#include "datasets/TransferSources.h"
+#include "hardware/OccupancyCalculator.h"
+#include "models/ModelQuality.h"
+#include "session/PreparedSession.h"
 #include "store/RecordPriors.h"
 #include "strategies/ModelGuidedSearch.h"
 #include "util/Error.h"
@@ -68,6 +71,23 @@ double meanFraction(std::shared_ptr<const TransferPrior> prior, std::int64_t bud
     return sum / seeds;
 }
 
+// A folder holding copies of resources/datasets files, as a dataset catalog's root.
+void copyDatasets(const QString& folder, const QStringList& names) {
+    QDir().mkpath(folder);
+    for (const QString& name : names)
+        QVERIFY(QFile::copy(TUNESCOPE_RESOURCES "/datasets/" + name, folder + "/" + name));
+}
+
+// The environment of a process whose dataset catalog holds `resources` (its datasets/ folder) and nothing
+// else: no user data folder, no TUNESCOPE_DATASET_PATH.
+QProcessEnvironment catalogEnvironment(const QString& resources, const QString& home) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("TUNESCOPE_RESOURCES", resources);
+    environment.insert("XDG_DATA_HOME", home);
+    environment.remove("TUNESCOPE_DATASET_PATH");
+    return environment;
+}
+
 Trial trialOf(const Dataset& dataset, SearchSpace::Index index, std::int64_t number) {
     Trial trial;
     trial.number = number;
@@ -92,6 +112,10 @@ private slots:
     void earlierSessionsInTheDatabaseAreSources();
     void cliWarmStartsAndRefusesBadPriors();
     void compareTransferNamesItsRunsApart();
+    void catalogFindsTheSameKernelByItsHeader();
+    void tuneStartsWarmFromTheBundledDatasetsUnlessCold();
+    void aResumeStartsFromTheSourcesFoundAtTheStart();
+    void comparePriorIsAChosenSourceReportedApart();
 };
 
 void TestTransfer::priorRanksTheOtherDevicesConfigs() {
@@ -332,6 +356,220 @@ void TestTransfer::compareTransferNamesItsRunsApart() {
         ++lines;
     }
     QCOMPARE(lines, 4);
+}
+
+void TestTransfer::catalogFindsTheSameKernelByItsHeader() {
+    QTemporaryDir dir;
+    // Names that say nothing: the catalog reads what the files are.
+    QDir().mkpath(dir.filePath("a/deep"));
+    QVERIFY(QFile::copy(TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz",
+                        dir.filePath("a/deep/one.json.gz")));
+    QVERIFY(QFile::copy(TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz",
+                        dir.filePath("a/same-measurement.json.gz")));
+    QVERIFY(
+        QFile::copy(TUNESCOPE_RESOURCES "/datasets/pnpoly_RTX_3090.json.gz", dir.filePath("two.json.gz")));
+    { std::ofstream(dir.filePath("notes.json").toStdString()) << R"({"tune_params": 3})"; }
+    { std::ofstream(dir.filePath("broken.json.gz").toStdString()) << "\x1f\x8b garbage"; }
+    { std::ofstream(dir.filePath("readme.txt").toStdString()) << "not looked at"; }
+
+    const DatasetCatalog catalog({dir.path().toStdString(), dir.filePath("missing").toStdString()});
+    QCOMPARE(catalog.datasets().size(), std::size_t(3));
+    QCOMPARE(catalog.skipped().size(), std::size_t(2));
+    for (const std::string& line : catalog.skipped())
+        QVERIFY2(line.find("notes.json: ") != std::string::npos ||
+                     line.find("broken.json.gz: ") != std::string::npos,
+                 line.c_str());
+    // The header says what readDataset would.
+    const DatasetHeader header =
+        readDatasetHeader(TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz");
+    QCOMPARE(header.kernelName, conv3090()->kernelName);
+    QCOMPARE(header.deviceName, conv3090()->deviceName);
+    QCOMPARE(header.problemSize, conv3090()->problemSize);
+    QCOMPARE(header.parameterNames.size(), conv3090()->space.parameters().size());
+    // Every format's header (read from a prefix for Kernel Tuner and T4 files) says what its reader does.
+    for (const char* file :
+         {TUNESCOPE_RESOURCES "/datasets/t4/convolution_milo_A100_T4.json.gz",
+          TUNESCOPE_TEST_DATA "/t4_convolution.json", TUNESCOPE_TEST_DATA "/ktt_pnpoly.json",
+          TUNESCOPE_TEST_DATA "/kt_gemm_clblast.json"}) {
+        const DatasetHeader h = readDatasetHeader(file);
+        const Dataset d = readDataset(file);
+        std::vector<std::string> names;
+        for (const Parameter& p : d.space.parameters())
+            names.push_back(p.name);
+        std::sort(names.begin(), names.end());
+        QCOMPARE(h.kernelName, d.kernelName);
+        QCOMPARE(h.deviceName, d.deviceName);
+        QCOMPARE(h.problemSize, d.problemSize);
+        QCOMPARE(h.parameterNames, names);
+    }
+
+    // The 3090's sources: the 2080 Ti once (two files of one measurement), never pnpoly.
+    const std::vector<DatasetHeader> sources = catalog.sourcesFor(header);
+    QCOMPARE(sources.size(), std::size_t(1));
+    QCOMPARE(sources[0].deviceName, conv2080()->deviceName);
+    // A dataset is never its own source, nor is another file of its measurement.
+    DatasetHeader self = sources[0];
+    QVERIFY(catalog.sourcesFor(self).empty());
+    // The user's folders are searched after the bundled ones.
+    qputenv("TUNESCOPE_DATASET_PATH", QByteArray("/nonexistent:") + dir.filePath("a").toUtf8());
+    const auto roots = DatasetCatalog::searchPath();
+    qunsetenv("TUNESCOPE_DATASET_PATH");
+    QVERIFY(std::find(roots.begin(), roots.end(), std::filesystem::path(dir.filePath("a").toStdString())) !=
+            roots.end());
+    QCOMPARE(roots.front(), std::filesystem::path(TUNESCOPE_RESOURCES "/datasets"));
+}
+
+void TestTransfer::tuneStartsWarmFromTheBundledDatasetsUnlessCold() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("records.db");
+    const QString target = TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz";
+    // The bundled datasets as they ship (the GEMM on the RTX 2080 Ti is the other GPU's).
+    const QProcessEnvironment environment = catalogEnvironment(TUNESCOPE_RESOURCES, dir.filePath("home"));
+    CliResult warm =
+        runCli({"tune", "--dataset", target, "--space", "product", "--budget", "8", "--db", db, "--json"},
+               environment);
+    QCOMPARE(warm.exitCode, 0);
+    // Hardware-aware: both GEMM datasets ship static profiles (where the build has CUDA's occupancy header).
+    const QString announced =
+        OccupancyCalculator::available() ? "Warm start (hardware-aware) from " : "Warm start from ";
+    QVERIFY2(warm.err.contains(announced) &&
+                 warm.err.contains("gemm_clblast_RTX_2080_Ti.json.gz (NVIDIA GeForce RTX 2080 Ti): ") &&
+                 warm.err.contains("1 source(s)") && warm.err.contains("--cold starts without it"),
+             qPrintable(warm.err));
+    CliResult cold = runCli(
+        {"tune", "--dataset", target, "--space", "product", "--budget", "8", "--db", db, "--cold", "--json"},
+        environment);
+    QCOMPARE(cold.exitCode, 0);
+    QVERIFY2(!cold.err.contains("Warm start") && !cold.err.contains("2080"), qPrintable(cold.err));
+
+    // The record says what each started from; the warm plan keeps the file it found.
+    RecordStore store(db.toStdString());
+    const auto warmSettings = nlohmann::json::parse(store.session(1)->settings);
+    QCOMPARE(warmSettings["cold"].get<bool>(), false);
+    QCOMPARE(warmSettings["found"]["datasets"].size(), std::size_t(1));
+    QVERIFY(warmSettings["found"]["datasets"][0].get<std::string>().ends_with(
+        "gemm_clblast_RTX_2080_Ti.json.gz"));
+    QCOMPARE(warmSettings["warm_start"]["hardware_aware"].get<bool>(), OccupancyCalculator::available());
+    QCOMPARE(warmSettings["warm_start"]["sources"][0]["source"].get<std::string>(),
+             std::string("gemm_clblast_RTX_2080_Ti.json.gz (NVIDIA GeForce RTX 2080 Ti)"));
+    const auto coldSettings = nlohmann::json::parse(store.session(2)->settings);
+    QCOMPARE(coldSettings["cold"].get<bool>(), true);
+    QVERIFY(!coldSettings.contains("found") && !coldSettings.contains("warm_start"));
+    // The warm start found its way to better configs first: the prior's favourites.
+    const auto best = [&](std::int64_t id) {
+        double b = INFINITY;
+        for (const StoredTrial& t : store.trials(id))
+            if (t.status == "ok")
+                b = std::min(b, t.objective);
+        return b;
+    };
+    QVERIFY2(best(1) < best(2), qPrintable(QString("%1 vs %2").arg(best(1)).arg(best(2))));
+
+    // --cold reproduces a cold run config for config; what the catalog holds changes nothing then.
+    const QProcessEnvironment empty = catalogEnvironment(dir.filePath("nothing"), dir.filePath("home"));
+    CliResult coldElsewhere = runCli(
+        {"tune", "--dataset", target, "--space", "product", "--budget", "8", "--db", db, "--cold", "--json"},
+        empty);
+    QCOMPARE(coldElsewhere.exitCode, 0);
+    std::vector<std::string> first, again;
+    for (const StoredTrial& t : store.trials(2))
+        first.push_back(t.config);
+    for (const StoredTrial& t : store.trials(3))
+        again.push_back(t.config);
+    QCOMPARE(again, first);
+    // With nothing to start from, a warm default is a cold run, config for config, and says nothing of it.
+    CliResult nothing = runCli(
+        {"tune", "--dataset", target, "--space", "product", "--budget", "8", "--db", db, "--json"}, empty);
+    QCOMPARE(nothing.exitCode, 0);
+    QVERIFY2(!nothing.err.contains("Warm start") && !nothing.err.contains("cold"), qPrintable(nothing.err));
+    std::vector<std::string> unwarmed;
+    for (const StoredTrial& t : store.trials(4))
+        unwarmed.push_back(t.config);
+    QCOMPARE(unwarmed, first);
+}
+
+void TestTransfer::aResumeStartsFromTheSourcesFoundAtTheStart() {
+    QTemporaryDir dir;
+    copyDatasets(dir.filePath("first/datasets"), {"convolution_2021_RTX_2080_Ti.json.gz"});
+    QDir().mkpath(dir.filePath("second/datasets"));
+    qputenv("XDG_DATA_HOME", dir.filePath("home").toUtf8());
+    qunsetenv("TUNESCOPE_DATASET_PATH");
+    qputenv("TUNESCOPE_RESOURCES", dir.filePath("first").toUtf8());
+    RecordStore store(dir.filePath("records.db").toStdString());
+    SessionPlan plan;
+    plan.dataset = TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz";
+    plan.mode = SpaceMode::Product;
+    plan.budget = 24;
+    std::vector<std::string> said;
+    PreparedSession::Hooks hooks;
+    hooks.warmStart = [&](const std::string& line) { said.push_back(line); };
+    std::int64_t id = 0;
+    {
+        auto session = PreparedSession::create(plan, store, hooks);
+        QVERIFY(session->prior());
+        id = session->open();
+        QVERIFY(!session->step(8)); // interrupted after one batch: resumable
+    }
+    QCOMPARE(said.size(), std::size_t(1));
+    QVERIFY2(said[0].find("convolution_2021_RTX_2080_Ti.json.gz (") != std::string::npos, said[0].c_str());
+    // The catalog has changed since; the resume starts from what the session found.
+    qputenv("TUNESCOPE_RESOURCES", dir.filePath("second").toUtf8());
+    said.clear();
+    {
+        auto resumed = PreparedSession::resume(store, id, std::nullopt, hooks);
+        QVERIFY(resumed->prior());
+        QCOMPARE(resumed->plan().found, SessionPlan::ofRecord(*store.session(id)).found);
+    }
+    QCOMPARE(said.size(), std::size_t(1));
+    QVERIFY2(said[0].find("convolution_2021_RTX_2080_Ti.json.gz (") != std::string::npos, said[0].c_str());
+    // A new session finds nothing now: the catalog is empty, and the interrupted session measured this
+    // dataset's own device and size.
+    said.clear();
+    QVERIFY(!PreparedSession::create(plan, store, hooks)->prior());
+    QVERIFY(said.empty());
+    qunsetenv("TUNESCOPE_RESOURCES");
+    qunsetenv("XDG_DATA_HOME");
+    // A plan stored before warm starts were the default resumes cold, as it ran.
+    SessionRecord old = *store.session(id);
+    auto settings = nlohmann::json::parse(old.settings);
+    settings.erase("cold");
+    settings.erase("found");
+    old.settings = settings.dump();
+    QVERIFY(SessionPlan::ofRecord(old).cold);
+    QVERIFY(!SessionPlan::ofRecord(old).found);
+}
+
+void TestTransfer::comparePriorIsAChosenSourceReportedApart() {
+    QTemporaryDir dir;
+    const QString trace = dir.filePath("trace.jsonl");
+    CliResult run =
+        runCli({"compare", "--dataset", TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz",
+                "--strategies", "xgb,random_sample", "--repeats", "2", "--budgets", "10", "--prior",
+                TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz", "--trace", trace});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("warm starts: xgb started from the 1 prior dataset(s) given"),
+             qPrintable(run.out));
+    std::ifstream in(trace.toStdString());
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        // Only the strategy that uses a prior is named apart; random_sample ran as it always does.
+        const std::string name = nlohmann::json::parse(line)["strategy"].get<std::string>();
+        QVERIFY2(name == "xgb+prior" || name == "random_sample", name.c_str());
+        ++lines;
+    }
+    QCOMPARE(lines, 4);
+    CliResult cold =
+        runCli({"compare", "--dataset", TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz",
+                "--strategies", "xgb", "--repeats", "1", "--budgets", "10"});
+    QCOMPARE(cold.exitCode, 0);
+    QVERIFY2(cold.out.contains("cold starts: no strategy started from another measurement"),
+             qPrintable(cold.out));
+    CliResult both = runCli(
+        {"compare", "--dataset", TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_3090.json.gz",
+         "--transfer", "--prior", TUNESCOPE_RESOURCES "/datasets/convolution_2021_RTX_2080_Ti.json.gz"});
+    QVERIFY(both.exitCode > 0);
+    QVERIFY2(both.err.contains("--transfer excludes --prior"), qPrintable(both.err));
 }
 
 QTEST_GUILESS_MAIN(TestTransfer)

@@ -356,7 +356,8 @@ private slots:
                          "constraints": ["THREADS == 1"], "space": "product"},
             "tasks": [
               {"name": "a", "kernel": "gemm", "size": "M=64", "options": {"startup": "9"}, "constraints": ["PACK"]},
-              {"name": "b", "kernel": "gemm", "strategy": "random_sample", "batch_size": 5, "transfer": true}]})");
+              {"name": "b", "kernel": "gemm", "strategy": "random_sample", "batch_size": 5, "transfer": true,
+               "cold": true}]})");
         const WorkloadPlan plain = WorkloadFile::read(file, {});
         QCOMPARE(plain.backend, std::string("cuda"));
         const SessionPlan& a = plain.tasks[0].plan;
@@ -371,6 +372,7 @@ private slots:
         QVERIFY(b.options.empty()); // the defaults' options were tpe's
         QCOMPARE(b.batchSize, std::size_t{5});
         QVERIFY(b.transfer);
+        QVERIFY(b.cold && !a.cold);                                       // warm unless a level says cold
         COMPARE_TEXT(b.kernel.size, std::string("M=1024,N=1024,K=1024")); // the spec's defaults, written out
 
         WorkloadDefaults cli;

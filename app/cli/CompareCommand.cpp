@@ -3,6 +3,7 @@
 #include "CompareReport.h"
 
 #include "analysis/Comparison.h"
+#include "strategies/StrategyRegistry.h"
 #include "util/Error.h"
 
 #include <fmt/format.h>
@@ -25,6 +26,7 @@ struct CompareOptions {
     std::string json;
     unsigned threads = 0;
     bool transfer = false;
+    std::vector<std::string> priors;
 };
 
 std::map<std::string, std::map<std::string, std::string>>
@@ -40,13 +42,16 @@ parseStrategyOptions(const std::vector<std::string>& items) {
 }
 
 void writeTrace(OutputFile& output, const CompareResult& result,
-                const std::vector<std::shared_ptr<const Dataset>>& datasets, bool transfer) {
+                const std::vector<std::shared_ptr<const Dataset>>& datasets, const std::string& suffix) {
     for (const CompareRun& run : result.runs) {
         nlohmann::json configs = nlohmann::json::array();
         for (SearchSpace::Index index : run.configs)
             configs.push_back(datasets[run.dataset]->space.key(index));
-        // Warm-started runs are named apart, so a trace mixing them with cold starts never averages the two.
-        nlohmann::json line{{"strategy", transfer ? run.strategy + "+transfer" : run.strategy},
+        // Warm-started runs (of strategies that use a prior) are named apart, so a trace mixing them with
+        // cold starts never averages the two.
+        nlohmann::json line{{"strategy", StrategyRegistry::builtin().create(run.strategy)->usesPrior()
+                                             ? run.strategy + suffix
+                                             : run.strategy},
                             {"dataset", datasets[run.dataset]->path.string()},
                             {"seed", run.seed},
                             {"configs", configs}};
@@ -70,6 +75,8 @@ void runCompare(const CompareOptions& o) {
     settings.mode = parseSpaceMode(o.space);
     settings.threads = o.threads;
     settings.transfer = o.transfer;
+    for (const std::string& path : o.priors)
+        settings.priors.push_back(loadDataset(path));
     // Opened before the run, so a target that cannot be written is refused before minutes of work.
     const std::unique_ptr<OutputFile> trace = openOutput(o.trace, "trace file", o.datasets);
     const std::unique_ptr<OutputFile> json = openOutput(o.json, "JSON file", o.datasets);
@@ -84,7 +91,7 @@ void runCompare(const CompareOptions& o) {
     });
     line.finish();
     if (trace)
-        writeTrace(*trace, result, datasets, o.transfer);
+        writeTrace(*trace, result, datasets, o.transfer ? "+transfer" : o.priors.empty() ? "" : "+prior");
     if (json)
         writeJson(*json, result, settings, datasets);
     printTable(result, settings, datasets);
@@ -110,6 +117,11 @@ void addCompareCommand(CLI::App& app) {
         "--transfer", o->transfer,
         "Warm starts: strategies that use a prior (xgb) start from the other datasets of the same kernel "
         "(leave one device out)");
+    cmd->add_option("--prior", o->priors,
+                    "Warm starts from this replay dataset instead (repeatable): strategies that use a prior "
+                    "start from it on every dataset with its parameter names, whatever its kernel (a chosen "
+                    "or deliberately misleading source); the trace names such runs xgb+prior")
+        ->excludes("--transfer");
     cmd->callback([o] { runCompare(*o); });
 }
 

@@ -87,6 +87,13 @@ void printTable(const CompareResult& result, const CompareSettings& settings,
         fmt::print(
             "warm starts: xgb started from the other datasets of the same kernel (leave one device out); "
             "datasets without such a sibling and the other strategies started cold\n");
+    else if (!settings.priors.empty())
+        fmt::print("warm starts: xgb started from the {} prior dataset(s) given, on every dataset with their "
+                   "parameter names; the others and the other strategies started cold\n",
+                   settings.priors.size());
+    else
+        fmt::print("cold starts: no strategy started from another measurement (--transfer or --prior for "
+                   "warm starts)\n");
     fmt::print("{} runs in {:.2f} s\n", result.runs.size(), result.seconds);
 }
 

@@ -7,11 +7,11 @@
 #include "TrialLogPrinter.h"
 #include "WorkloadPrinter.h"
 
-#include "store/RecordStore.h"
 #include "session/ModelQualityTracker.h"
 #include "session/PreparedSession.h"
 #include "session/SimulatedRanksPool.h"
 #include "space/SpaceMode.h"
+#include "store/RecordStore.h"
 #include "strategies/StrategyRegistry.h"
 #include "trial/BestSoFar.h"
 #include "util/Error.h"
@@ -341,11 +341,16 @@ void addTuneCommand(CLI::App& app) {
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--replay-delay-ms", plan.replayDelayMs,
                     "Replay: wall time (ms) each replayed measurement takes, slept, as a real one would");
+    cmd->add_flag("--cold", plan.cold,
+                  "Start from nothing: without it, xgb starts warm from what Tunescope knows of the kernel "
+                  "(bundled and added datasets of it measured elsewhere, earlier sessions of it on other "
+                  "devices or sizes; README, Warm starts)");
     cmd->add_option("--prior", plan.priors,
-                    "Replay dataset of the same kernel measured elsewhere; xgb starts from it (repeatable)");
+                    "Replay dataset of the same kernel measured elsewhere; xgb starts from it, with --cold "
+                    "too (repeatable)");
     cmd->add_flag("--transfer", plan.transfer,
-                  "xgb starts from the earlier sessions of the same kernel in the database (other devices, "
-                  "sizes)");
+                  "xgb starts from every earlier session of the same kernel in the database, with --cold "
+                  "too");
     cmd->add_option("--db-wait", o->dbWait,
                     "Seconds a write to the records database waits for another process's lock before the "
                     "session fails")

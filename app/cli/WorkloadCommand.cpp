@@ -39,6 +39,7 @@ struct WorkloadOptions {
     std::size_t batchSize = 8;
     std::string backend;
     std::vector<std::string> constraints;
+    bool cold = false;
     bool transfer = false;
     KernelTuneOptions measurement;
     bool mpi = false; // --mpi: this process is a rank of an MPI job
@@ -83,6 +84,8 @@ WorkloadDefaults defaultsOf(const WorkloadOptions& o, const CLI::App& cmd) {
     if (given("--batch-size"))
         d.search.batchSize = o.batchSize;
     d.search.constraints = o.constraints;
+    if (o.cold)
+        d.search.cold = true;
     if (o.transfer)
         d.search.transfer = true;
     d.measurement = o.measurement;
@@ -143,6 +146,10 @@ void addWorkloadCommand(CLI::App& app) {
     tune->add_option("--batch-size", o->batchSize, "Trials per round (one batch of the chosen task)");
     tune->add_option("--backend", o->backend, "Replaces the file's device: cpu, cuda or replay");
     tune->add_option("--constraint", o->constraints, "A constraint added to every task (repeatable)");
+    tune->add_flag(
+        "--cold", o->cold,
+        "No task starts warm from the datasets and earlier sessions of its kernel measured elsewhere "
+        "(tasks of one kernel still start from each other)");
     tune->add_flag("--transfer", o->transfer,
                    "Every task starts from the earlier sessions of its kernel in the database (tasks of one "
                    "kernel always start from each other)");

@@ -7,6 +7,7 @@
 #include "session/PreparedSession.h"
 #include "strategies/StrategyRegistry.h"
 #include "trial/BestSoFar.h"
+#include "util/Error.h"
 
 #include <algorithm>
 #include <chrono>
@@ -56,6 +57,7 @@ CompareRun Comparison::runOne(const std::string& strategyName, std::size_t datas
     if (options != m_settings.options.end())
         plan.options = options->second;
     plan.seed = seed;
+    plan.cold = true; // compare's warm starts are its own (prepared.prior), reported apart
     plan.mode = m_settings.mode;
     plan.batchSize = m_settings.batchSize;
     plan.budget = m_settings.budgets.empty()
@@ -112,12 +114,11 @@ double Comparison::methodologyScore(const Dataset& dataset, SpaceMode mode,
 }
 
 CompareResult Comparison::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) const {
-    // Per strategy, whether it asks for hardware features (which also makes its prior hardware-aware).
+    // Per strategy, whether it asks for hardware features.
     std::map<std::string, bool> aware;
     for (const std::string& name : m_settings.strategies)
         aware[name] = optionsOf(name).isOn("hardware"); // throws naming a bad option first
     const bool hardware = std::any_of(aware.begin(), aware.end(), [](const auto& a) { return a.second; });
-    const bool plain = std::any_of(aware.begin(), aware.end(), [](const auto& a) { return !a.second; });
     // The static profile and features of every dataset, read and checked once before any run starts. Without
     // a strategy that uses them, the runs replay without a profile (null: none), as they score the same.
     std::vector<std::shared_ptr<const DatasetProfile>> profiles(m_datasets.size());
@@ -141,16 +142,16 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
     auto started = std::chrono::steady_clock::now();
     unsigned threads =
         m_settings.threads ? m_settings.threads : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::shared_ptr<const TransferPrior>> priors(m_datasets.size()),
-        hardwarePriors(m_datasets.size());
-    if (m_settings.transfer)
-        for (std::size_t d = 0; d < m_datasets.size() && !(cancel && *cancel); ++d) {
+    // As tune's warm start: hardware-aware where a dataset and its sources have static profiles.
+    std::vector<std::shared_ptr<const TransferPrior>> priors(m_datasets.size());
+    if (m_settings.transfer && !m_settings.priors.empty())
+        throw Error(
+            "Warm starts come from the other datasets (transfer) or from the priors given, not both.");
+    if (m_settings.transfer || !m_settings.priors.empty())
+        for (std::size_t d = 0; d < m_datasets.size() && !(cancel && *cancel); ++d)
             // One OpenMP thread: its threads spin badly on a busy machine.
-            if (plain)
-                priors[d] = leaveOneOutPrior(m_datasets, d, 1);
-            if (hardware)
-                hardwarePriors[d] = leaveOneOutPrior(m_datasets, d, 1, true);
-        }
+            priors[d] = m_settings.transfer ? leaveOneOutPrior(m_datasets, d, 1, true)
+                                            : namedPrior(*m_datasets[d], m_settings.priors, 1, true);
     std::vector<std::optional<CompareRun>> runs(jobs.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
@@ -164,9 +165,8 @@ CompareResult Comparison::run(const ProgressCallback& progress, const std::atomi
             try {
                 const std::size_t d = jobs[i].dataset;
                 const bool wants = aware.at(jobs[i].strategy);
-                runs[i] = runOne(
-                    jobs[i].strategy, d, jobs[i].seed,
-                    {profiles[d], wants ? features[d] : nullptr, wants ? hardwarePriors[d] : priors[d]});
+                runs[i] = runOne(jobs[i].strategy, d, jobs[i].seed,
+                                 {profiles[d], wants ? features[d] : nullptr, priors[d]});
             } catch (...) {
                 std::lock_guard lock(progressMutex);
                 failure = std::current_exception();

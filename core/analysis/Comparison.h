@@ -29,6 +29,9 @@ struct CompareSettings {
     // Warm starts: each dataset's strategies get a transfer prior built from the other datasets of the same
     // kernel (leave one device out). Only strategies that use a prior change; report such runs apart.
     bool transfer = false;
+    // Warm starts from these datasets instead (each dataset with their parameter names gets a prior built
+    // from them, whatever their kernel): a chosen, possibly misleading, source. Not with transfer.
+    std::vector<std::shared_ptr<const Dataset>> priors;
 };
 
 // One strategy on one dataset with one seed.

@@ -78,6 +78,10 @@ bool DatasetJsonHandler::binary(binary_t&) {
 }
 
 bool DatasetJsonHandler::key(string_t& name) {
+    if (!m_stopAt.empty() && m_cacheLevel < 0 && m_depth == 1 && name == m_stopAt) {
+        m_stopped = true;
+        return false;
+    }
     if (m_cacheLevel == 1) {
         const auto [it, inserted] =
             m_fieldIds.try_emplace(name, static_cast<std::uint32_t>(m_fieldIds.size()));

@@ -24,6 +24,12 @@ public:
         std::vector<double> times;
     };
 
+    // Header only: parsing stops at this top-level key ("cache" of a Kernel Tuner file, "results" of a T4
+    // one; stopped() then says so), leaving the DOM of the keys before it: what a catalog of datasets needs
+    // to know without reading their records.
+    void stopAt(std::string topLevelKey) { m_stopAt = std::move(topLevelKey); }
+    bool stopped() const { return m_stopped; }
+
     const Json& root() const { return m_root; }
     const std::vector<CacheRecord>& records() const { return m_records; }
     // Id of a record field name; nullopt when no record has it.
@@ -77,6 +83,8 @@ private:
     // belong to no record (the file is refused by badRecordKey once parsed) and are ignored.
     int m_skipFrom = 0;
 
+    std::string m_stopAt;
+    bool m_stopped = false;
     int m_depth = 0;
     bool m_tooDeep = false;
     std::vector<std::size_t> m_keys; // keys so far of each open DOM object

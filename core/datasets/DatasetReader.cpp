@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -742,6 +743,83 @@ Dataset readDataset(const std::filesystem::path& path) {
         return kttFromJson(root, path);
     }
     throw Error(fmt::format("{} is not a Kernel Tuner cache, T4 or KTT file.", name(path)));
+}
+
+namespace {
+
+// The header of a Kernel Tuner cache or T4 file from a prefix of its text, when its keys come in the usual
+// order (the parameters and metadata before the records); nullopt otherwise (the prefix is too short, or it
+// is another format).
+std::optional<DatasetHeader> headerOfPrefix(const std::string& text, const std::filesystem::path& path) {
+    for (const char* stop : {"cache", "results"}) {
+        DatasetJsonHandler handler;
+        handler.stopAt(stop);
+        const Json& root = handler.root();
+        if (Json::sax_parse(text, &handler) || !handler.stopped())
+            continue;
+        DatasetHeader header;
+        header.path = path;
+        if (std::string(stop) == "cache") { // Kernel Tuner
+            if (!root.contains("tune_params") || !root["tune_params"].is_object())
+                return std::nullopt;
+            header.kernelName = textOf(root, "kernel_name");
+            header.deviceName = textOf(root, "device_name");
+            if (const auto it = root.find("problem_size"); it != root.end())
+                header.problemSize = it->dump();
+            if (const auto keys = root.find("tune_params_keys"); keys != root.end() && keys->is_array())
+                for (const auto& key : *keys)
+                    header.parameterNames.push_back(textOf(key));
+            else
+                for (const auto& [parameter, values] : root["tune_params"].items())
+                    header.parameterNames.push_back(parameter);
+            return header;
+        }
+        // T4: the metadata, then the parameter names of the first result's configuration.
+        const auto metadata = root.find("metadata");
+        if (metadata == root.end() || !metadata->is_object())
+            return std::nullopt;
+        for (const char* key : {"device", "device_name"})
+            if (metadata->contains(key))
+                header.deviceName = textOf(metadata->at(key));
+        header.kernelName = textOf(*metadata, "kernel_name");
+        if (metadata->contains("problem_size"))
+            header.problemSize = metadata->at("problem_size").dump();
+        const std::size_t results = text.find("\"results\"");
+        const std::size_t configuration = text.find("\"configuration\"", results);
+        const std::size_t open = text.find('{', configuration);
+        if (results == std::string::npos || configuration == std::string::npos || open == std::string::npos)
+            return std::nullopt;
+        DatasetJsonHandler first;
+        if (!Json::sax_parse(text.begin() + static_cast<std::ptrdiff_t>(open), text.end(), &first,
+                             Json::input_format_t::json, false) ||
+            !first.root().is_object())
+            return std::nullopt;
+        for (const auto& [parameter, value] : first.root().items())
+            header.parameterNames.push_back(parameter);
+        return header;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+DatasetHeader readDatasetHeader(const std::filesystem::path& path) {
+    std::optional<DatasetHeader> header;
+    // Headers are small: a prefix of the text nearly always holds one; the whole file is read otherwise.
+    for (std::size_t limit = 64 * 1024; !header && limit <= 4 * 1024 * 1024; limit *= 16) {
+        const std::string text = readMaybeGzippedFile(path, limit);
+        header = headerOfPrefix(text, path);
+        if (text.size() < limit)
+            break; // that was the whole file
+    }
+    if (!header) { // another format, or a file whose records come before its parameters
+        const Dataset dataset = readDataset(path);
+        header = DatasetHeader{path, dataset.kernelName, dataset.deviceName, dataset.problemSize, {}};
+        for (const Parameter& parameter : dataset.space.parameters())
+            header->parameterNames.push_back(parameter.name);
+    }
+    std::sort(header->parameterNames.begin(), header->parameterNames.end());
+    return *header;
 }
 
 Dataset readKernelTunerCache(const std::filesystem::path& path) {

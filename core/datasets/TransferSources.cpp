@@ -19,17 +19,26 @@ std::shared_ptr<const TransferPrior>
 leaveOneOutPrior(const std::vector<std::shared_ptr<const Dataset>>& datasets, std::size_t target, int threads,
                  bool hardware) {
     const Dataset& goal = *datasets[target];
-    std::vector<PriorSource> sources;
+    std::vector<std::shared_ptr<const Dataset>> others;
     for (std::size_t d = 0; d < datasets.size(); ++d)
-        if (d != target && datasets[d]->kernelName == goal.kernelName && datasets[d]->path != goal.path &&
-            TransferPrior::compatible(goal.space, datasets[d]->space))
-            sources.push_back(priorSource(*datasets[d], hardware));
-    if (sources.empty())
+        if (d != target && datasets[d]->kernelName == goal.kernelName && datasets[d]->path != goal.path)
+            others.push_back(datasets[d]);
+    return namedPrior(goal, others, threads, hardware);
+}
+
+std::shared_ptr<const TransferPrior> namedPrior(const Dataset& target,
+                                                const std::vector<std::shared_ptr<const Dataset>>& sources,
+                                                int threads, bool hardware) {
+    std::vector<PriorSource> compatible;
+    for (const auto& source : sources)
+        if (TransferPrior::compatible(target.space, source->space))
+            compatible.push_back(priorSource(*source, hardware));
+    if (compatible.empty())
         return nullptr;
     XgbSettings settings;
     settings.threads = threads;
-    return std::make_shared<const TransferPrior>(goal.space, sources, settings,
-                                                 hardware ? transferFeatures(goal) : nullptr);
+    return std::make_shared<const TransferPrior>(target.space, compatible, settings,
+                                                 hardware ? transferFeatures(target) : nullptr);
 }
 
 } // namespace ts

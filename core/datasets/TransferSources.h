@@ -1,8 +1,8 @@
 #pragma once
 
+#include "datasets/Dataset.h"
 #include "models/PriorSource.h"
 #include "models/TransferPrior.h"
-#include "datasets/Dataset.h"
 
 #include <memory>
 #include <vector>
@@ -19,5 +19,11 @@ PriorSource priorSource(const Dataset& dataset, bool hardware = false);
 std::shared_ptr<const TransferPrior>
 leaveOneOutPrior(const std::vector<std::shared_ptr<const Dataset>>& datasets, std::size_t target, int threads,
                  bool hardware = false);
+
+// The transfer prior for `target` built from `sources` (replay datasets given by name, of any kernel with the
+// target's parameter names); null when none has them. With `hardware`, as leaveOneOutPrior.
+std::shared_ptr<const TransferPrior> namedPrior(const Dataset& target,
+                                                const std::vector<std::shared_ptr<const Dataset>>& sources,
+                                                int threads, bool hardware = false);
 
 } // namespace ts

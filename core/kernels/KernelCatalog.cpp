@@ -1,6 +1,7 @@
 #include "kernels/KernelCatalog.h"
 
 #include "kernels/KernelSpecReader.h"
+#include "util/DataFolders.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -11,39 +12,14 @@ namespace {
 
 constexpr const char* kSpecName = "kernel.json";
 
-std::filesystem::path userKernelFolder() {
-    if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data) {
-        return std::filesystem::path(data) / "tunescope" / "kernels";
-    }
-    if (const char* home = std::getenv("HOME"); home && *home) {
-        return std::filesystem::path(home) / ".local" / "share" / "tunescope" / "kernels";
-    }
-    return {};
-}
-
 } // namespace
 
 std::vector<std::filesystem::path> KernelCatalog::searchPath() {
     std::vector<std::filesystem::path> roots{std::filesystem::path(TUNESCOPE_SOURCE_DIR) / "kernels"};
-    if (const char* path = std::getenv("TUNESCOPE_KERNEL_PATH"); path && *path) {
-        const std::string text(path);
-        std::size_t start = 0;
-        while (start <= text.size()) {
-            const auto colon = text.find(':', start);
-            const auto item =
-                text.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-            if (!item.empty()) {
-                roots.emplace_back(item);
-            }
-            if (colon == std::string::npos) {
-                break;
-            }
-            start = colon + 1;
-        }
-    }
-    if (auto user = userKernelFolder(); !user.empty()) {
+    for (std::filesystem::path& folder : pathListOf("TUNESCOPE_KERNEL_PATH"))
+        roots.push_back(std::move(folder));
+    if (auto user = userDataFolder("kernels"); !user.empty())
         roots.push_back(std::move(user));
-    }
     return roots;
 }
 

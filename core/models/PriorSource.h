@@ -4,6 +4,7 @@
 #include "space/SearchSpace.h"
 #include "trial/Measurement.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@ struct PriorSource {
     // The configs' hardware features on the source's GPU and that GPU's own (by the source's product index),
     // for a hardware-aware prior; null when the source has no static profile.
     std::shared_ptr<const ConfigFeatureTable> hardware = nullptr;
+    std::int64_t session = 0; // the records' session it comes from (0: a dataset)
 };
 
 } // namespace ts

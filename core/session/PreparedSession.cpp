@@ -1,5 +1,6 @@
 #include "session/PreparedSession.h"
 
+#include "datasets/DatasetCatalog.h"
 #include "datasets/DatasetReader.h"
 #include "datasets/TransferSources.h"
 #include "deploy/DeploymentBuilder.h"
@@ -11,6 +12,7 @@
 #include "util/Error.h"
 #include "util/SourceHash.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 
@@ -125,53 +127,132 @@ void PreparedSession::buildStrategy() {
     m_strategy->reset(context);
 }
 
-// The prior of the plan's priors and transfer (null when neither is asked for, or there is nothing to
-// transfer), saying what it was built from. A resumed session is no prior of itself. With `hardware`, the
-// prior is hardware-aware where the dataset tuned and every source have a static profile.
+// The prior of the plan's sources, saying what it was built from (null when there are none: a cold start).
+// Warm by default (plan.cold false): the catalog's datasets of the same kernel measured elsewhere and the
+// earlier sessions of the kernel on another device or size, found once and kept in the plan (a resume uses
+// the sources it found then), hardware-aware where the dataset tuned and the sources have static profiles.
+// The plan's priors and transfer are added either way. A resumed session is no prior of itself.
 std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& strategy, bool hardware) {
+    const bool automatic = !m_plan.cold && !m_hooks.prior;
     if (!strategy.usesPrior())
-        return nullptr; // validate() refused a plan asking for one
+        return nullptr; // validate() refused a plan asking for a prior by name
     if (m_hooks.prior)
         return m_hooks.prior;
-    if (m_plan.priors.empty() && !m_plan.transfer)
+    if (!automatic && m_plan.priors.empty() && !m_plan.transfer)
         return nullptr;
+    if (automatic && !m_plan.found)
+        m_plan.found = findSources();
+    std::vector<std::string> files = m_plan.priors;
+    if (automatic)
+        for (const std::string& path : m_plan.found->datasets) {
+            std::error_code ec;
+            if (!std::filesystem::exists(path, ec))
+                say(m_hooks.warmStart,
+                    fmt::format("{}, found when the session began, is gone: the warm start "
+                                "goes on without it.",
+                                path));
+            else if (std::find(files.begin(), files.end(), path) == files.end())
+                files.push_back(path);
+        }
+    // The dataset tuned's hardware features: asked for (option hardware), or by default where it has a
+    // static profile that can be used (a profile that cannot leaves the default prior on the parameters).
+    std::shared_ptr<const ConfigFeatureTable> targetHardware;
+    if (m_replay && hardware)
+        targetHardware = m_replay->transferFeatures();
+    else if (m_replay && automatic)
+        try {
+            targetHardware = m_replay->transferFeatures();
+        } catch (const Error&) {
+        }
     std::vector<std::shared_ptr<const Dataset>> datasets; // alive while the prior is built from them
     std::vector<PriorSource> sources;
-    for (const std::string& path : m_plan.priors) {
-        datasets.push_back(std::make_shared<const Dataset>(readDataset(path)));
-        if (!TransferPrior::compatible(space(), datasets.back()->space))
-            throw Error(fmt::format("The prior {}: its parameters are not those of the space being tuned, so "
-                                    "it cannot warm-start it.",
-                                    path));
-        sources.push_back(priorSource(*datasets.back(), hardware));
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::string& path = files[i];
+        const bool named = i < m_plan.priors.size(); // a catalog's file that cannot serve is left out
+        try {
+            auto dataset = std::make_shared<const Dataset>(readDataset(path));
+            if (!TransferPrior::compatible(space(), dataset->space))
+                throw Error(
+                    fmt::format("The prior {}: its parameters are not those of the space being tuned, "
+                                "so it cannot warm-start it.",
+                                path));
+            PriorSource source = priorSource(*dataset, targetHardware != nullptr);
+            source.label = fmt::format("{} ({})", dataset->path.filename().string(), dataset->deviceName);
+            sources.push_back(std::move(source));
+            datasets.push_back(std::move(dataset));
+        } catch (const Error& error) {
+            if (named)
+                throw;
+            say(m_hooks.warmStart, fmt::format("Left out of the warm start: {}", error.what()));
+        }
     }
-    if (m_plan.transfer) {
+    if (m_store && (m_plan.transfer || automatic)) {
+        std::function<bool(const SessionRecord&)> accept; // transfer: every earlier session of the kernel
+        if (!m_plan.transfer) {
+            const std::vector<std::int64_t> found = m_plan.found->sessions;
+            accept = [found](const SessionRecord& r) {
+                return std::find(found.begin(), found.end(), r.id) != found.end();
+            };
+        }
         std::vector<PriorSource> records =
-            recordPriorSources(*m_store, m_kernelName, space(), m_resumeOf ? m_resumeOf->id : 0);
-        if (records.empty())
+            recordPriorSources(*m_store, m_kernelName, space(), m_resumeOf ? m_resumeOf->id : 0, accept);
+        if (records.empty() && m_plan.transfer)
             say(m_hooks.warmStart, fmt::format("No earlier session of {} with these parameters in {} to "
                                                "transfer from.",
                                                m_kernelName, m_store->path().string()));
-        sources.insert(sources.end(), records.begin(), records.end());
+        sources.insert(sources.end(), std::make_move_iterator(records.begin()),
+                       std::make_move_iterator(records.end()));
     }
     if (sources.empty()) {
-        say(m_hooks.warmStart, "Starting cold: there is nothing to transfer.");
+        // Said when a warm start was asked for by name; a default one that finds nothing is today's cold run.
+        if (!m_plan.priors.empty() || m_plan.transfer)
+            say(m_hooks.warmStart, "Starting cold: there is nothing to transfer.");
         return nullptr;
     }
     const auto started = std::chrono::steady_clock::now();
-    auto prior = std::make_shared<const TransferPrior>(
-        space(), sources, XgbSettings{}, hardware && m_replay ? m_replay->transferFeatures() : nullptr);
+    auto prior = std::make_shared<const TransferPrior>(space(), sources, XgbSettings{}, targetHardware);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string labels;
-    for (const std::string& label : prior->sources())
-        labels += (labels.empty() ? "" : "; ") + label;
-    say(m_hooks.warmStart, fmt::format("Warm start from {} measured configs of {} source(s): {} (prior built "
-                                       "in {:.1f} s).",
-                                       prior->rows(), prior->sources().size(), labels, seconds));
+    m_warmStartRecord = {{"hardware_aware", prior->hardwareAware()}, {"rows", prior->rows()}};
+    for (const PriorSource& source : sources) {
+        labels +=
+            fmt::format("{}{}: {} configs", labels.empty() ? "" : "; ", source.label, source.entries.size());
+        m_warmStartRecord["sources"].push_back(
+            {{"source", source.label}, {"configs", source.entries.size()}});
+    }
+    say(m_hooks.warmStart,
+        fmt::format("Warm start{} from {} measured configs of {} source(s): {} (prior built in {:.1f} s{}).",
+                    prior->hardwareAware() ? " (hardware-aware)" : "", prior->rows(), sources.size(), labels,
+                    seconds, automatic ? "; --cold starts without it" : ""));
     if (hardware && !prior->hardwareAware())
         say(m_hooks.warmStart, "The prior uses the parameters alone: a hardware-aware prior needs a static "
                                "profile of the dataset tuned and of every source.");
     return prior;
+}
+
+// What a warm start by default takes: the catalog's datasets of this kernel measured elsewhere, and the
+// earlier sessions of the kernel in the store on another device or size (none measuring what a dataset
+// taken measured already).
+SessionPlan::Found PreparedSession::findSources() const {
+    SessionPlan::Found found;
+    const SessionRecord self = describe();
+    DatasetHeader target{m_plan.dataset, m_kernelName, self.device, self.problem, parameterNames()};
+    std::sort(target.parameterNames.begin(), target.parameterNames.end());
+    std::vector<DatasetHeader> taken = DatasetCatalog().sourcesFor(target);
+    for (const DatasetHeader& header : taken)
+        found.datasets.push_back(std::filesystem::absolute(header.path).lexically_normal().string());
+    if (!m_store)
+        return found;
+    auto measuredAlready = [&](const SessionRecord& r) {
+        return (r.device == self.device && r.problem == self.problem) ||
+               std::any_of(taken.begin(), taken.end(), [&](const DatasetHeader& h) {
+                   return h.deviceName == r.device && h.problemSize == r.problem;
+               });
+    };
+    for (const PriorSource& source : recordPriorSources(
+             *m_store, m_kernelName, space(), 0, [&](const SessionRecord& r) { return !measuredAlready(r); }))
+        found.sessions.push_back(source.session);
+    return found;
 }
 
 const SearchSpace& PreparedSession::space() const {
@@ -197,6 +278,8 @@ std::filesystem::path PreparedSession::sourceFile() const {
 SessionRecord PreparedSession::describe() const {
     SessionRecord record;
     nlohmann::json settings = m_plan.toJson();
+    if (!m_warmStartRecord.is_null())
+        settings["warm_start"] = m_warmStartRecord; // what the prior was built from, for the record
     if (m_kernel) {
         m_kernel->describe(record);
         settings["default_config"] = m_kernel->defaultConfig();

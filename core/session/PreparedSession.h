@@ -117,6 +117,7 @@ private:
     void buildTarget();
     void buildStrategy();
     std::shared_ptr<const TransferPrior> warmStart(const Strategy& strategy, bool hardware);
+    SessionPlan::Found findSources() const;
     SessionRecord describe() const;
     std::string deviceName() const;
     void closeFailed() noexcept;
@@ -136,6 +137,7 @@ private:
     std::unique_ptr<Strategy> m_strategy;
     std::string m_strategyOptionsJson;
     std::shared_ptr<const TransferPrior> m_prior;
+    nlohmann::json m_warmStartRecord; // null without a prior built here
     std::unique_ptr<TuningSession> m_session;
     std::optional<std::int64_t> m_id;
     bool m_started = false;

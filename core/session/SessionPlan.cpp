@@ -145,8 +145,11 @@ nlohmann::json SessionPlan::toJson() const {
                      {"time_limit", timeLimitS},
                      {"patience", patience},
                      {"target", targetMs},
+                     {"cold", cold},
                      {"priors", priors},
                      {"transfer", transfer}};
+    if (found)
+        j["found"] = {{"datasets", found->datasets}, {"sessions", found->sessions}};
     if (measuresKernel())
         j["kernel"] = kernelJson(kernel);
     return j;
@@ -181,6 +184,10 @@ SessionPlan SessionPlan::fromJson(const nlohmann::json& j, const std::string& wh
     p.targetMs = jsonField<double>(j, "target", 0.0, what);
     p.priors = jsonField<std::vector<std::string>>(j, "priors", {}, what);
     p.transfer = jsonField<bool>(j, "transfer", false, what);
+    p.cold = jsonField<bool>(j, "cold", false, what);
+    if (const auto found = j.find("found"); found != j.end() && found->is_object())
+        p.found = Found{jsonField<std::vector<std::string>>(*found, "datasets", {}, what),
+                        jsonField<std::vector<std::int64_t>>(*found, "sessions", {}, what)};
     return p;
 }
 
@@ -199,6 +206,8 @@ SessionPlan SessionPlan::ofRecord(const SessionRecord& r) {
     j["seed"] = r.seed;
     j["space"] = r.spaceMode.empty() ? "constrained" : r.spaceMode;
     j["budget"] = r.budget;
+    if (!settings.contains("cold"))
+        j["cold"] = true; // stored before warm starts were the default: it ran cold
     return fromJson(j, what);
 }
 

@@ -1,13 +1,14 @@
 #pragma once
 
-#include "store/SessionRecord.h"
 #include "session/KernelTuneOptions.h"
 #include "session/TuningSession.h"
 #include "space/SpaceMode.h"
+#include "store/SessionRecord.h"
 
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,23 @@ struct SessionPlan {
     double timeLimitS = 0.0;
     std::int64_t patience = 0;
     double targetMs = 0.0;
-    // What it starts from: replay datasets of the same kernel measured elsewhere, and the earlier sessions
-    // of the kernel in the records database (transfer learning; strategies with a prior only).
+    // What it starts from (transfer learning; strategies with a prior only). Warm by default: the replay
+    // datasets of the same kernel measured elsewhere that the dataset catalog holds (DatasetCatalog), and the
+    // earlier sessions of the kernel on another device or size in the records database. `cold` starts from
+    // nothing found that way; `priors` (datasets given by name) and `transfer` (every earlier session of the
+    // kernel) warm a session either way. Plans stored before this field existed read as cold, so that they
+    // resume as they ran.
+    bool cold = false;
     std::vector<std::string> priors;
     bool transfer = false;
+    // Filled when a warm session is prepared: the sources it found (dataset files, session ids), stored with
+    // the plan so that a resume starts from the same ones whatever the catalog and the records hold by then.
+    struct Found {
+        std::vector<std::string> datasets;
+        std::vector<std::int64_t> sessions;
+        bool operator==(const Found&) const = default;
+    };
+    std::optional<Found> found;
 
     bool measuresKernel() const { return backend != "replay"; }
 

@@ -30,12 +30,15 @@ bool sameParameters(const SessionRecord& session, const SearchSpace& space) {
 } // namespace
 
 std::vector<PriorSource> recordPriorSources(const RecordStore& store, const std::string& kernel,
-                                            const SearchSpace& space, std::int64_t excluded) {
+                                            const SearchSpace& space, std::int64_t excluded,
+                                            const std::function<bool(const SessionRecord&)>& accept) {
     std::vector<PriorSource> sources;
     for (const SessionRecord& session : store.sessions()) {
-        if (session.id == excluded || session.kernel != kernel || !sameParameters(session, space))
+        if (session.id == excluded || session.kernel != kernel || !sameParameters(session, space) ||
+            (accept && !accept(session)))
             continue;
         PriorSource source;
+        source.session = session.id;
         source.label = fmt::format("session {} ({}, {})", session.id, session.device, session.problem);
         source.space = &space;
         std::size_t ok = 0;

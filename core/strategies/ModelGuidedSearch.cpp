@@ -19,6 +19,8 @@ constexpr std::size_t kNeighbourhoodsPerBatch = 10; // best configs whose neighb
 constexpr std::size_t kPriorFavourites = 1024;      // configs the prior ranks best, kept in every pool
 constexpr double kPriorValidityWeight = 50.0;       // observations at which the own classifier counts half
 constexpr double kPriorSlopeTrials = 5.0;           // pseudo-trials behind the prior's initial slope of 1
+constexpr std::size_t kPriorJudgeTrials = 3;        // Ok picks and Ok probes before the prior is judged
+constexpr double kPriorTrustMin = 0.6;              // share of picks faster than probes to keep the prior
 
 // Least-squares slope of y on x, kept within [0, 1] and shrunk towards 1 while there are few points (1 when
 // x does not vary).
@@ -95,6 +97,8 @@ void ModelGuidedSearch::onModelReset() {
 void ModelGuidedSearch::retrain() {
     // The next batch's candidates do not depend on the models: they are drawn and encoded meanwhile (the
     // batch after a retrain always scores a fresh pool).
+    if (prior())
+        priorMisleads(); // judged before the pool is drawn: a dropped prior's favourites stay out of it
     runConcurrently({[this] { trainModels(); }, [this] { m_nextPool = candidates(); }});
 }
 
@@ -104,8 +108,19 @@ void ModelGuidedSearch::trainModels() {
     // are those of a sequential run).
     std::vector<std::function<void()>> training{[this] { validity().update(observed()); }};
     if (!prior()) {
-        for (auto& member : m_ensemble)
-            training.push_back([this, &member] { member->update(observed()); });
+        if (priorJudged()) {
+            // A dropped prior's picks are a sample drawn where it was wrong: the validity model learns from
+            // them, the regressors (where the fast configs are) from the rest, as a cold run's would.
+            auto unbiased = std::make_shared<std::vector<Trial>>();
+            for (const Trial& trial : observed())
+                if (!pickedByPrior(trial.index))
+                    unbiased->push_back(trial);
+            for (auto& member : m_ensemble)
+                training.push_back([unbiased, &member] { member->update(*unbiased); });
+        } else {
+            for (auto& member : m_ensemble)
+                training.push_back([this, &member] { member->update(observed()); });
+        }
         runConcurrently(training);
         return;
     }
@@ -133,6 +148,28 @@ void ModelGuidedSearch::trainModels() {
     for (auto& member : m_ensemble)
         training.push_back([this, &member, &base] { member->updateResidual(observed(), base); });
     runConcurrently(training);
+}
+
+// Judged once, when kPriorJudgeTrials of the prior's picks and of the random probes each are Ok: the share of
+// (pick, probe) pairs in which the pick measured faster. Near 1 the prior finds what chance does not; under
+// kPriorTrustMin it points elsewhere (its source measured another kernel, or its times lie), and a cold
+// search does better than one that follows it. True when the prior is dropped.
+bool ModelGuidedSearch::priorMisleads() {
+    if (priorJudged())
+        return false;
+    std::vector<double> picks, probes;
+    for (const Trial& trial : observed())
+        if (const Measurement& m = trial.measurement; m.status == MeasureStatus::Ok && m.objective > 0.0)
+            (isProbe(trial.index) ? probes : picks).push_back(m.objective);
+    if (picks.size() < kPriorJudgeTrials || probes.size() < kPriorJudgeTrials)
+        return false;
+    double faster = 0.0;
+    for (double pick : picks)
+        for (double probe : probes)
+            faster += pick < probe ? 1.0 : pick == probe ? 0.5 : 0.0;
+    const bool keep = faster / double(picks.size() * probes.size()) >= kPriorTrustMin;
+    judgePrior(keep);
+    return !keep;
 }
 
 std::vector<double> ModelGuidedSearch::baseLog(std::span<const SearchSpace::Index> indices) const {

@@ -46,6 +46,8 @@ private:
     void onModelReset() override;
     void retrain() override;
     void trainModels();
+    // True (once) when the prior's picks measured no faster here than random probes: the prior is dropped.
+    bool priorMisleads();
     // With configs in flight, option in_flight_local's share of the picks from pickNextToBest(); the rest
     // (all of them in one process) from rankedPicks().
     std::vector<SearchSpace::Index> proposeBatch(std::size_t count) override;

@@ -97,6 +97,10 @@ void ModelStrategyBase::onReset() {
     m_encoder = FeatureEncoder(space(), m_features);
     m_encoded = std::make_shared<EncodedConfigs>();
     m_okCount = 0;
+    m_priorDropped = false;
+    m_priorJudged = false;
+    m_probes.clear();
+    m_priorPicks.clear();
     m_stale = true;
     m_observedAtTraining = 0;
     m_predictions.clear();
@@ -131,7 +135,18 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
     }
     if (const auto cap = static_cast<std::size_t>(options().integer("in_flight_max")); cap > 0 && pending > 0)
         count = std::min(count, cap > pending ? cap - pending : std::size_t{1});
-    std::vector<SearchSpace::Index> batch = proposeBatch(count);
+    // A warm start's probes: proposal numbers 1, 3, ... (counting from 0) until the prior is judged.
+    std::size_t probes = 0;
+    if (prior() && !m_priorJudged)
+        for (std::size_t n = observed().size() + pending; n < observed().size() + pending + count; ++n)
+            probes += n % 2 == 1 && m_probes.size() + probes < kMaxPriorProbes;
+    std::vector<SearchSpace::Index> batch = proposeBatch(count - probes);
+    if (prior() && !m_priorJudged)
+        m_priorPicks.insert(batch.begin(), batch.end());
+    for (SearchSpace::Index index : drawUnproposed(probes)) {
+        m_probes.insert(index);
+        batch.push_back(index);
+    }
     if (batch.size() < count) {
         auto random = drawUnproposed(count - batch.size());
         batch.insert(batch.end(), random.begin(), random.end());

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <unordered_set>
 
 namespace ts {
 
@@ -35,8 +36,21 @@ protected:
     // Expected improvement of N(mean, sd) below `best` (log time).
     static double expectedImprovement(double mean, double sd, double best);
 
-    // The context's transfer prior for strategies that use one (usesPrior()), else null.
-    const TransferPrior* prior() const { return usesPrior() ? transferPrior() : nullptr; }
+    // The context's transfer prior for strategies that use one (usesPrior()), else null; null too once
+    // dropPrior() found it misleading here (the rest of the run is a cold one from the trials so far).
+    const TransferPrior* prior() const { return usesPrior() && !m_priorDropped ? transferPrior() : nullptr; }
+    // The prior was judged (judgePrior): kept for the rest of the run, or dropped (a cold run from here on).
+    void judgePrior(bool keep) {
+        m_priorJudged = true;
+        m_priorDropped = !keep;
+    }
+    bool priorJudged() const { return m_priorJudged; }
+    // Until the prior is judged, every second proposal of a warm start is a probe: a uniformly random
+    // config (at most kMaxPriorProbes), so that what the prior picks can be held against what chance finds.
+    static constexpr std::size_t kMaxPriorProbes = 12;
+    bool isProbe(SearchSpace::Index index) const { return m_probes.contains(index); }
+    // A config the prior picked (a warm start's proposal other than a probe) before it was judged.
+    bool pickedByPrior(SearchSpace::Index index) const { return m_priorPicks.contains(index); }
 
     // Called at the end of reset, after the validity model exists.
     virtual void onModelReset() {}
@@ -98,6 +112,10 @@ private:
     FeatureEncoder m_encoder;
     std::shared_ptr<EncodedConfigs> m_encoded;
     std::size_t m_okCount = 0;
+    bool m_priorDropped = false;
+    bool m_priorJudged = false;
+    std::unordered_set<SearchSpace::Index> m_probes;
+    std::unordered_set<SearchSpace::Index> m_priorPicks;
     int m_threads = 1;
     bool m_stale = true;
     std::uint64_t m_trainings = 0;

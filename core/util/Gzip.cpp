@@ -54,7 +54,7 @@ bool isGzipped(std::string_view bytes) {
 
 // Inflates through a fixed chunk appended to the output, so memory follows the data actually inflated.
 // The size in the gzip trailer is never trusted: a cut or forged file may claim gigabytes.
-std::string gunzip(std::string_view bytes, const std::filesystem::path& sourceName) {
+std::string gunzip(std::string_view bytes, const std::filesystem::path& sourceName, std::size_t limit) {
     InflateStream stream(sourceName);
     std::string out;
     std::vector<unsigned char> chunk(kInflateChunk);
@@ -71,6 +71,8 @@ std::string gunzip(std::string_view bytes, const std::filesystem::path& sourceNa
         consumed += inChunk - z.avail_in;
         const std::size_t produced = chunk.size() - z.avail_out;
         out.append(reinterpret_cast<const char*>(chunk.data()), produced);
+        if (out.size() >= limit)
+            break;
         if (rc == Z_STREAM_END) {
             // Another gzip member may follow (concatenated .gz files).
             if (consumed < bytes.size() && isGzipped(bytes.substr(consumed))) {
@@ -92,7 +94,7 @@ std::string gunzip(std::string_view bytes, const std::filesystem::path& sourceNa
     return out;
 }
 
-std::string readMaybeGzippedFile(const std::filesystem::path& path) {
+std::string readMaybeGzippedFile(const std::filesystem::path& path, std::size_t limit) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
         throw Error(fmt::format("{} does not exist.", quoted(path)));
@@ -117,8 +119,10 @@ std::string readMaybeGzippedFile(const std::filesystem::path& path) {
         throw Error(fmt::format("{} cannot be read.", quoted(path)));
     }
     if (isGzipped(bytes)) {
-        return gunzip(bytes, path);
+        return gunzip(bytes, path, limit);
     }
+    if (bytes.size() > limit)
+        bytes.resize(limit);
     return bytes;
 }
 

@@ -10,6 +10,7 @@ SearchSettings SearchSettings::of(const SessionPlan& plan) {
             .mode = plan.mode,
             .batchSize = plan.batchSize,
             .constraints = plan.constraints,
+            .cold = plan.cold,
             .transfer = plan.transfer,
             .stochastic = plan.stochastic};
 }
@@ -27,6 +28,8 @@ void SearchSettings::applyTo(SessionPlan& plan) const {
     if (batchSize)
         plan.batchSize = *batchSize;
     plan.constraints.insert(plan.constraints.end(), constraints.begin(), constraints.end());
+    if (cold)
+        plan.cold = *cold;
     if (transfer)
         plan.transfer = *transfer;
     if (stochastic)

@@ -21,6 +21,7 @@ struct SearchSettings {
     std::optional<SpaceMode> mode;
     std::optional<std::size_t> batchSize;
     std::vector<std::string> constraints; // added to the earlier levels' (constraints only narrow)
+    std::optional<bool> cold;             // true: no warm start from what Tunescope knows of the kernel
     std::optional<bool> transfer;         // true: start from earlier sessions of the kernel
     std::optional<bool> stochastic;       // replay: one recorded sample instead of the mean
 

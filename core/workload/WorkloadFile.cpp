@@ -148,9 +148,9 @@ public:
             const std::string subject = "\"defaults\"";
             if (!it->is_object())
                 failType(top, "defaults", *it, "an object");
-            checkKeys(
-                *it, subject,
-                {"strategy", "options", "space", "batch_size", "constraints", "transfer", "stochastic"});
+            checkKeys(*it, subject,
+                      {"strategy", "options", "space", "batch_size", "constraints", "cold", "transfer",
+                       "stochastic"});
             fileDefaults = settings(*it, subject);
         }
         const std::vector<TaskInput> tasks = readTasks(root);
@@ -278,6 +278,7 @@ private:
             s.batchSize = it->get<std::size_t>();
         }
         s.constraints = stringList(object, subject, "constraints");
+        s.cold = optionalBool(object, subject, "cold");
         s.transfer = optionalBool(object, subject, "transfer");
         s.stochastic = optionalBool(object, subject, "stochastic");
         return s;
@@ -318,7 +319,7 @@ private:
         const std::string subject = label(index, task.name);
         checkKeys(json, subject,
                   {"name", "weight", "kernel", "kernel_spec", "dataset", "size", "strategy", "options",
-                   "space", "batch_size", "constraints", "transfer", "stochastic"});
+                   "space", "batch_size", "constraints", "cold", "transfer", "stochastic"});
         if (const auto it = json.find("weight"); it != json.end()) {
             if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0)
                 failType(subject, "weight", *it, "a number of 0 or more (calls per inference)");

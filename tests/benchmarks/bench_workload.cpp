@@ -81,6 +81,7 @@ Curve runOnce(const Weighting& weighting, const std::string& scheduler, std::uin
         task.plan.dataset = (datasets / kTasks[i].second).string();
         task.plan.seed = seed;
         task.plan.budget = budget;
+        task.plan.cold = true; // the schedulers compared, as measured before warm starts were the default
         plan.tasks.push_back(task);
     }
     std::filesystem::remove(db);

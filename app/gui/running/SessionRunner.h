@@ -44,7 +44,7 @@ public:
     std::optional<std::int64_t> sessionId() const { return m_sessionId; }
 
 signals:
-    // What a warm start was built from, or that there was nothing to transfer (only when one was asked for).
+    // What a warm start was built from (sources, devices, configs), or that the session starts cold.
     void warmStart(const QString& text);
     // Other remarks of core on the plan (a budget capped at the size of the space).
     void notice(const QString& text);

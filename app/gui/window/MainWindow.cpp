@@ -180,6 +180,7 @@ void MainWindow::connectParts() {
     });
     connect(&m_runner, &SessionRunner::started, this, &MainWindow::onSessionStarted);
     connect(&m_runner, &SessionRunner::warmStart, m_statusText, &QLabel::setText);
+    connect(&m_runner, &SessionRunner::warmStart, m_task, &TaskPanel::addWarmStart);
     connect(&m_runner, &SessionRunner::notice, m_statusText, &QLabel::setText);
     connect(&m_runner, &SessionRunner::restrictionsLearned, &m_data, &RunData::setRestrictions);
     connect(&m_runner, &SessionRunner::finished, this, &MainWindow::onSessionFinished);
@@ -299,6 +300,7 @@ bool MainWindow::startSession() {
     std::vector<Parameter> parameters;
     try {
         request = SessionSetup::start(m_task->task(), m_kernels->dataset(), spec, m_databasePath);
+        m_task->clearWarmStart();
         if (!m_runner.start(request))
             return false;
         parameters = SessionSetup::parameters(request.plan, request.dataset.get(), spec);
@@ -328,6 +330,7 @@ bool MainWindow::resumeSession(std::int64_t sessionId) {
     SessionSetup::Resume resume;
     try {
         resume = SessionSetup::resume(m_databasePath, sessionId);
+        m_task->clearWarmStart();
         if (!m_runner.start(resume.request))
             return false;
     } catch (const std::exception& e) {

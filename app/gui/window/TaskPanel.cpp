@@ -135,10 +135,21 @@ TaskPanel::TaskPanel(QWidget* parent) : QWidget(parent) {
     stopForm->addRow(tr("Batch size"), m_batch);
     m_stochastic = new QCheckBox(tr("draw one recorded sample (replay)"), stopBox);
     stopForm->addRow(tr("Stochastic"), m_stochastic);
-    m_transfer = new QCheckBox(tr("from earlier sessions of this kernel (xgb)"), stopBox);
-    m_transfer->setToolTip(tr("xgb starts from what the records database holds for the same kernel on other "
-                              "devices or sizes instead of from random configs"));
-    stopForm->addRow(tr("Warm start"), m_transfer);
+    m_cold = new QCheckBox(tr("start cold"), stopBox);
+    m_cold->setToolTip(
+        tr("Without it, xgb starts warm from what Tunescope knows of this kernel: the bundled and "
+           "added datasets of it measured on other GPUs and its earlier sessions on other "
+           "devices or sizes (as tune without --cold)"));
+    stopForm->addRow(tr("Warm start"), m_cold);
+    m_transfer = new QCheckBox(tr("from every earlier session of this kernel (xgb)"), stopBox);
+    m_transfer->setToolTip(tr("xgb also starts from what the records database holds for the same kernel on "
+                              "this device and size (as tune --transfer)"));
+    stopForm->addRow(QString(), m_transfer);
+    m_warmStartInfo = new QLabel(stopBox);
+    m_warmStartInfo->setObjectName("warmStartSources");
+    m_warmStartInfo->setWordWrap(true);
+    m_warmStartInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stopForm->addRow(tr("Started from"), m_warmStartInfo);
     layout->addWidget(stopBox);
 
     layout->addStretch();
@@ -178,6 +189,7 @@ SessionPlan TaskPanel::task() const {
     t.mode = m_mode->currentData().toString() == "product" ? SpaceMode::Product : SpaceMode::Constrained;
     t.batchSize = static_cast<std::size_t>(m_batch->value());
     t.stochastic = m_stochastic->isChecked();
+    t.cold = m_cold->isChecked();
     t.transfer = m_transfer->isChecked();
     const QString id = kernelPath();
     if (!isRealKernelId(id)) {
@@ -222,6 +234,7 @@ void TaskPanel::setTask(const SessionPlan& t) {
     m_mode->setCurrentIndex(t.mode == SpaceMode::Product ? 1 : 0);
     m_batch->setValue(static_cast<int>(t.batchSize));
     m_stochastic->setChecked(t.stochastic);
+    m_cold->setChecked(t.cold);
     m_transfer->setChecked(t.transfer);
     m_timeout->setValue(t.kernel.timeoutS);
     m_repeat->setValue(t.kernel.timing.repeat);
@@ -290,6 +303,7 @@ void TaskPanel::saveSettings(QSettings& settings) const {
     settings.setValue("mode", QString(toString(t.mode)));
     settings.setValue("batch", static_cast<qulonglong>(t.batchSize));
     settings.setValue("stochastic", t.stochastic);
+    settings.setValue("cold", t.cold);
     settings.setValue("transfer", t.transfer);
     settings.setValue("timeout", m_timeout->value());
     settings.setValue("repeat", m_repeat->value());
@@ -311,6 +325,7 @@ void TaskPanel::restoreSettings(const QSettings& settings) {
     t.mode = get("mode").toString() == "product" ? SpaceMode::Product : SpaceMode::Constrained;
     t.batchSize = get("batch").isValid() ? get("batch").toULongLong() : t.batchSize;
     t.stochastic = get("stochastic").toBool();
+    t.cold = get("cold").toBool();
     t.transfer = get("transfer").toBool();
     t.kernel.timeoutS = get("timeout").isValid() ? get("timeout").toDouble() : t.kernel.timeoutS;
     t.kernel.timing.repeat = get("repeat").isValid() ? get("repeat").toInt() : t.kernel.timing.repeat;
@@ -319,6 +334,19 @@ void TaskPanel::restoreSettings(const QSettings& settings) {
     t.kernel.timing.warmupMs =
         get("warmupMs").isValid() ? get("warmupMs").toDouble() : t.kernel.timing.warmupMs;
     setTask(t);
+}
+
+void TaskPanel::clearWarmStart() {
+    m_warmStartInfo->setText(kStartedCold);
+}
+
+void TaskPanel::addWarmStart(const QString& line) {
+    const QString now = m_warmStartInfo->text();
+    m_warmStartInfo->setText(now == kStartedCold || now.isEmpty() ? line : now + "\n" + line);
+}
+
+QString TaskPanel::warmStartText() const {
+    return m_warmStartInfo->text();
 }
 
 } // namespace ts::gui

@@ -50,6 +50,14 @@ public:
     // replay.
     void setRealKernel(bool real, const QString& size = {}, const QStringList& backends = {});
 
+    // What the running session's warm start was built from (its sources, their devices and configs), as
+    // core says it: cleared when a session starts, a line added per remark.
+    void clearWarmStart();
+    // What the panel shows until core says a session started warm.
+    static constexpr const char* kStartedCold = "nothing (a cold start)";
+    void addWarmStart(const QString& line);
+    QString warmStartText() const;
+
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
 
@@ -96,7 +104,9 @@ private:
     QComboBox* m_mode;
     QSpinBox* m_batch;
     QCheckBox* m_stochastic;
+    QCheckBox* m_cold;
     QCheckBox* m_transfer;
+    QLabel* m_warmStartInfo;
 };
 
 } // namespace ts::gui
