@@ -1,10 +1,10 @@
 // tunescope-cli import: Kernel Tuner caches, T4 results and KTT output land as sessions with every measured
 // config; bad input of every kind fails with one sentence and adds nothing.
 #include "CliRun.h"
-#include "formats/CsvTable.h"
 #include "datasets/DatasetReader.h"
-#include "store/RecordStore.h"
+#include "formats/CsvTable.h"
 #include "formats/TrialImporter.h"
+#include "store/RecordStore.h"
 #include "util/Error.h"
 
 #include <QProcess>
@@ -208,7 +208,7 @@ void TestImport::refusesADatabaseOfANewerSchema() {
         const Result r = cli(arguments);
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err, "tunescope-cli: " + db +
-                            " was written by a newer Tunescope (schema 7, this build reads up to 3).\n");
+                            " was written by a newer Tunescope (schema 7, this build reads up to 4).\n");
     }
 }
 

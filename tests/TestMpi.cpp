@@ -1,6 +1,6 @@
+#include "datasets/DatasetReader.h"
 #include "distributed/MpiMeasurePool.h"
 #include "distributed/MpiMeasureServer.h"
-#include "datasets/DatasetReader.h"
 #include "store/RecordStore.h"
 #include "util/Error.h"
 
@@ -384,14 +384,17 @@ private slots:
 
     // A measuring rank killed mid-workload ends the job: rank 0 names the lost rank and the command that
     // resumes, every finished trial is committed, and `workload resume --mpi` spends the rest of the budget
-    // without measuring a recorded config again.
+    // without measuring a recorded config again. The scheduler asks the tasks' models (gradient,
+    // forward=model): their expected gains are stored with the tasks and the resume goes on with them.
     void killedRankLeavesAWorkloadThatResumes() {
         QTemporaryDir dir;
         const QString db = dir.filePath("killed.db");
         QProcess process;
-        process.start(TUNESCOPE_MPIRUN, mpirunPrefix(3, {"workload", "tune"}) +
-                                            QStringList{kDemoWorkload, "--budget", "120", "--batch-size", "4",
-                                                        "--db", db, "--replay-delay-ms", "50", "--mpi"});
+        process.start(TUNESCOPE_MPIRUN,
+                      mpirunPrefix(3, {"workload", "tune"}) +
+                          QStringList{kDemoWorkload, "--budget", "120", "--batch-size", "4", "--scheduler",
+                                      "gradient", "--scheduler-option", "forward=model", "--db", db,
+                                      "--replay-delay-ms", "50", "--mpi"});
         QVERIFY(process.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(db) && trialCount(trialsBySession(db)) >= 16, 120000);
         Job killed;
@@ -417,7 +420,12 @@ private slots:
                 QCOMPARE(trials[i].finishedAt, earlier[i].finishedAt); // recorded once, never measured again
             }
         }
-        QCOMPARE(RecordStore(db.toStdString()).workloads().front().status, std::string("completed"));
+        const WorkloadRecord done = RecordStore(db.toStdString()).workloads().front();
+        QCOMPARE(done.status, std::string("completed"));
+        QVERIFY2(done.options.find("\"forward\":\"model\"") != std::string::npos, done.options.c_str());
+        QVERIFY2(std::any_of(done.tasks.begin(), done.tasks.end(),
+                             [](const WorkloadTaskRecord& task) { return task.expectedGain.has_value(); }),
+                 "no task's models gave an expected gain");
     }
 };
 

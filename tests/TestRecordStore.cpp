@@ -251,7 +251,7 @@ void TestRecordStore::usesWalAndSchemaVersion() {
     RawConnection raw(path);
     QCOMPARE(raw.text("PRAGMA journal_mode"), QString("wal"));
     QCOMPARE(raw.text("PRAGMA user_version"), QString::number(RecordStore::kSchemaVersion));
-    QCOMPARE(RecordStore::kSchemaVersion, 3);
+    QCOMPARE(RecordStore::kSchemaVersion, 4);
     QCOMPARE(raw.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'trials_by_%'"),
              QString("2"));
 
@@ -284,7 +284,7 @@ void TestRecordStore::rejectsNewerSchema() {
     }
     const QString message = errorOf([&] { RecordStore store(path); });
     QCOMPARE(message, QString::fromStdString(path.string()) +
-                          " was written by a newer Tunescope (schema 99, this build reads up to 3).");
+                          " was written by a newer Tunescope (schema 99, this build reads up to 4).");
     // Opening did not touch the version.
     QCOMPARE(RawConnection(path).text("PRAGMA user_version"), QString("99"));
 }
@@ -480,7 +480,7 @@ void TestRecordStore::migratesSchemaOneKeepingItsRecords() {
     }
     {
         RecordStore store(path);
-        QCOMPARE(store.schemaVersion(), std::int64_t{3});
+        QCOMPARE(store.schemaVersion(), std::int64_t{4});
         const std::optional<SessionRecord> session = store.session(1);
         QVERIFY(session.has_value());
         QCOMPARE(session->kernel, std::string("matmul"));
@@ -501,8 +501,12 @@ void TestRecordStore::migratesSchemaOneKeepingItsRecords() {
         QCOMPARE(store.trials(1).back().metrics.at("gflops"), 812.5);
     }
     RawConnection raw(path);
-    QCOMPARE(raw.text("PRAGMA user_version"), QString("3"));
+    QCOMPARE(raw.text("PRAGMA user_version"), QString("4"));
     QCOMPARE(raw.text("PRAGMA integrity_check"), QString("ok"));
+    // Schema 4's column for the tasks' expected gains came with the walk up.
+    QCOMPARE(
+        raw.text("SELECT count(*) FROM pragma_table_info('workload_tasks') WHERE name = 'expected_gain'"),
+        QString("1"));
     QCOMPARE(raw.text("SELECT metrics FROM trials WHERE number = 0"), QString("{}"));
     // Opening again does not migrate twice (the ALTERs would fail on existing columns).
     QCOMPARE(RecordStore(path).trials(1).size(), std::size_t{2});
@@ -688,6 +692,7 @@ void TestRecordStore::storesWorkloadsAndTheirTasks() {
     WorkloadTaskRecord tuned = workload.tasks[1];
     tuned.session = session;
     tuned.status = "tuning";
+    tuned.expectedGain = 0.125;
     store.updateWorkloadTask(id, tuned);
     WorkloadTaskRecord failed = workload.tasks[2];
     failed.status = "failed";
@@ -708,6 +713,8 @@ void TestRecordStore::storesWorkloadsAndTheirTasks() {
     QCOMPARE(read->tasks[0].status, std::string("pending"));
     QCOMPARE(read->tasks[1].session, std::optional<std::int64_t>(session));
     QCOMPARE(read->tasks[1].weight, 1.5);
+    QCOMPARE(read->tasks[1].expectedGain, std::optional<double>(0.125));
+    QVERIFY(!read->tasks[0].expectedGain.has_value());
     QCOMPARE(read->tasks[2].error, failed.error);
     QCOMPARE(store.workloads().size(), std::size_t{1});
     store.reopenWorkload(id);

@@ -199,6 +199,7 @@ private slots:
     void gradientTaskWithoutBestIsBounded();
     void gradientEpsilonExplores();
     void gradientLowersEndToEndLatency();
+    void gradientForwardModelAsksTheTasksModels();
     void optionValidation();
     void optionsJson();
     void cliListsSchedulers();
@@ -553,7 +554,7 @@ void TestTaskSchedulers::optionValidation() {
                  registry.create("gradient", {{"gamma", "1"}}, 0);
              }),
              std::string("Scheduler \"gradient\" has no option \"gamma\" (its options: alpha, beta, "
-                         "backward_window, epsilon, per)."));
+                         "backward_window, epsilon, per, forward)."));
     QCOMPARE(test::errorOf([&] {
                  registry.create("round_robin", {{"alpha", "0.5"}}, 0);
              }),
@@ -642,6 +643,42 @@ void TestTaskSchedulers::cliListsSchedulers() {
                      qPrintable(result.out));
         }
     }
+}
+
+// forward=model: the gap a task may still close is what its own model expects its best candidate to gain,
+// instead of the guess best / n; forward=mean takes half of each. Equal histories and weights (three rounds
+// of 8: no backward estimate yet): the guess cannot tell the tasks apart, the models can (task 0's expects
+// 0.5 ms, task 1's 0.01 ms). A task whose strategy has no estimate keeps the guess.
+void TestTaskSchedulers::gradientForwardModelAsksTheTasksModels() {
+    std::vector<TaskState> tasks{stateOf(2, {5, 4, 3}), stateOf(2, {5, 4, 3})};
+    tasks[0].expectedGain = 0.5;
+    tasks[1].expectedGain = 0.01;
+    auto greedy = [](const std::string& forward, const std::string& per = "trial") {
+        return SchedulerRegistry::builtin().create("gradient",
+                                                   {{"epsilon", "0"}, {"forward", forward}, {"per", per}}, 1);
+    };
+    const auto modelScheduler = greedy("model");
+    const auto& model = dynamic_cast<const GradientScheduler&>(*modelScheduler);
+    // weight x (1 - alpha) x -gap / (n + 1), n = 24 trials.
+    QVERIFY(near(model.gradient(tasks, 0), 2 * 0.8 * -0.5 / 25));
+    QVERIFY(near(model.gradient(tasks, 1), 2 * 0.8 * -0.01 / 25));
+    for (std::uint64_t round = 0; round < 20; ++round)
+        QCOMPARE(modelScheduler->next(tasks, round, 100), std::optional<std::size_t>(0));
+    const auto meanScheduler = greedy("mean");
+    const auto& mean = dynamic_cast<const GradientScheduler&>(*meanScheduler);
+    QVERIFY(near(mean.gradient(tasks, 0), 2 * 0.8 * -(0.5 * (3.0 / 24 + 0.5)) / 25));
+    // Per round (Ansor's form), the gap itself.
+    const auto perRoundScheduler = greedy("model", "round");
+    QVERIFY(
+        near(dynamic_cast<const GradientScheduler&>(*perRoundScheduler).gradient(tasks, 0), 2 * 0.8 * -0.5));
+    // A weight 100 times larger outweighs a gain 50 times larger.
+    tasks[1].weight = 200;
+    QCOMPARE(modelScheduler->next(tasks, 0, 100), std::optional<std::size_t>(1));
+    // Without an estimate, the guess: the same gradient as the default's.
+    tasks[1].expectedGain.reset();
+    const auto guessScheduler = greedyGradient();
+    QVERIFY(near(model.gradient(tasks, 1),
+                 dynamic_cast<const GradientScheduler&>(*guessScheduler).gradient(tasks, 1)));
 }
 
 QTEST_GUILESS_MAIN(TestTaskSchedulers)

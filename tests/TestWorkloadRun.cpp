@@ -63,6 +63,7 @@ public:
     void taskFailed(std::size_t task, const std::string& error) override { failed[task] = error; }
     void roundFinished(const WorkloadProgress& p) override {
         last = p;
+        order.push_back(p.task.value_or(std::numeric_limits<std::size_t>::max()));
         ++rounds;
         if (m_run && m_cancelAfter > 0 && rounds >= m_cancelAfter)
             m_run->cancel();
@@ -70,6 +71,7 @@ public:
     std::map<std::size_t, std::int64_t> trials;
     std::map<std::size_t, std::string> failed;
     WorkloadProgress last;
+    std::vector<std::size_t> order; // the task of each round
     std::uint64_t rounds = 0;
 
 private:
@@ -170,6 +172,7 @@ class TestWorkloadRun : public QObject {
 private slots:
     void spendsTheBudgetOverEveryTask();
     void cancelledWorkloadResumesWithoutMeasuringTwice();
+    void modelScheduledWorkloadResumesWithItsExpectedGains();
     void taskThatCannotBeBuiltFailsAndTheOthersGoOn();
     void taskOfAKernelMeasuredBeforeStartsWarm();
     void refusesWhatCannotRun();
@@ -259,6 +262,59 @@ void TestWorkloadRun::cancelledWorkloadResumesWithoutMeasuringTwice() {
     // A workload that has spent its budget is not resumed again.
     const QString message = errorOf([&] { WorkloadRun::resume(store, id)->open(); });
     QVERIFY2(message.contains("has spent its budget of 60 trials"), qPrintable(message));
+}
+
+// The gradient scheduler with forward=model asks each task's xgb models what its next trial may gain; the
+// gains are stored with the tasks after every round, so the resumed workload's first choice is the one the
+// uninterrupted workload made at that round.
+void TestWorkloadRun::modelScheduledWorkloadResumesWithItsExpectedGains() {
+    WorkloadPlan plan = replayWorkload(120, "gradient");
+    plan.schedulerOptions = {{"forward", "model"}};
+    for (WorkloadTaskPlan& task : plan.tasks)
+        task.plan.strategy = "xgb";
+    QTemporaryDir dir;
+    Recorder whole;
+    {
+        RecordStore store(dir.filePath("whole.db").toStdString());
+        std::unique_ptr<WorkloadRun> run = WorkloadRun::create(plan, store);
+        run->addObserver(&whole);
+        run->open();
+        QCOMPARE(run->run(), WorkloadStop::Budget);
+    }
+    constexpr std::uint64_t kCancelAfter = 14;
+    QVERIFY(whole.order.size() > kCancelAfter);
+    const std::string path = dir.filePath("records.db").toStdString();
+    std::int64_t id = 0;
+    std::vector<std::optional<double>> gainsAtCancel;
+    {
+        RecordStore store(path);
+        std::unique_ptr<WorkloadRun> run = WorkloadRun::create(plan, store);
+        Recorder recorder(run.get(), kCancelAfter);
+        run->addObserver(&recorder);
+        id = run->open();
+        QCOMPARE(run->run(), WorkloadStop::Cancelled);
+        QCOMPARE(recorder.order,
+                 std::vector<std::size_t>(whole.order.begin(), whole.order.begin() + kCancelAfter));
+        gainsAtCancel = recorder.last.expectedGainPerTask;
+    }
+    RecordStore store(path);
+    std::size_t withGain = 0;
+    const WorkloadRecord stopped = *store.workload(id);
+    for (const WorkloadTaskRecord& task : stopped.tasks)
+        if (task.expectedGain) {
+            QVERIFY2(std::isfinite(*task.expectedGain) && *task.expectedGain >= 0.0, task.name.c_str());
+            ++withGain;
+        }
+    QVERIFY2(withGain > 0, "no task's xgb models gave an expected gain");
+    std::unique_ptr<WorkloadRun> resumed = WorkloadRun::resume(store, id);
+    Recorder after;
+    resumed->addObserver(&after);
+    QCOMPARE(resumed->open(), id);
+    // The scheduler of the resumed workload sees the gains the interrupted one last saw.
+    QCOMPARE(resumed->progress().expectedGainPerTask, gainsAtCancel);
+    QCOMPARE(resumed->run(), WorkloadStop::Budget);
+    QVERIFY(!after.order.empty());
+    QCOMPARE(after.order.front(), whole.order[kCancelAfter]);
 }
 
 void TestWorkloadRun::taskThatCannotBeBuiltFailsAndTheOthersGoOn() {

@@ -1,9 +1,9 @@
 #include "store/RecordStore.h"
 
+#include "space/ValueJson.h"
 #include "store/SqliteConnection.h"
 #include "store/SqliteStatement.h"
 #include "store/SqliteTransaction.h"
-#include "space/ValueJson.h"
 #include "util/BoundedJson.h"
 #include "util/Error.h"
 #include "util/Statistics.h"
@@ -103,6 +103,12 @@ CREATE TABLE workload_tasks (
     error TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (workload, position)
 );
+)sql";
+
+// Schema 3 -> 4: what each task's strategy expected its next trial to gain after its last round (the
+// gradient scheduler's forward=model estimate), so that a resumed workload schedules as it would have.
+constexpr const char* kUpgradeToV4 = R"sql(
+ALTER TABLE workload_tasks ADD COLUMN expected_gain REAL;
 )sql";
 
 constexpr const char* kWorkloadColumns =
@@ -317,6 +323,10 @@ void RecordStore::migrate() {
     if (version == 2) {
         m_db->execute(kUpgradeToV3, action);
         version = 3;
+    }
+    if (version == 3) {
+        m_db->execute(kUpgradeToV4, action);
+        version = 4;
     }
     m_db->execute(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str(), action);
     transaction.commit();
@@ -571,7 +581,7 @@ std::int64_t RecordStore::beginWorkload(const WorkloadRecord& workload) {
     for (const WorkloadTaskRecord& task : workload.tasks) {
         SqliteStatement row(*m_db,
                             "INSERT INTO workload_tasks (workload, position, name, weight, session, status, "
-                            "error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                            "error, expected_gain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                             action);
         row.bind(1, id);
         row.bind(2, static_cast<std::int64_t>(task.position));
@@ -580,6 +590,7 @@ std::int64_t RecordStore::beginWorkload(const WorkloadRecord& workload) {
         row.bind(5, task.session);
         row.bind(6, task.status);
         row.bind(7, task.error);
+        row.bind(8, task.expectedGain);
         row.run();
     }
     transaction.commit();
@@ -590,15 +601,17 @@ void RecordStore::updateWorkloadTask(std::int64_t workload, const WorkloadTaskRe
     const std::string action = fmt::format("Cannot save task {} of workload {} in the records database",
                                            task.position + 1, workload);
     SqliteTransaction transaction(*m_db, action);
-    SqliteStatement update(*m_db,
-                           "UPDATE workload_tasks SET session = ?1, status = ?2, error = ?3 WHERE workload = "
-                           "?4 AND position = ?5",
-                           action);
+    SqliteStatement update(
+        *m_db,
+        "UPDATE workload_tasks SET session = ?1, status = ?2, error = ?3, expected_gain = ?6 "
+        "WHERE workload = ?4 AND position = ?5",
+        action);
     update.bind(1, task.session);
     update.bind(2, task.status);
     update.bind(3, task.error);
     update.bind(4, workload);
     update.bind(5, static_cast<std::int64_t>(task.position));
+    update.bind(6, task.expectedGain);
     update.run();
     if (m_db->changes() == 0)
         throw Error(fmt::format("The records database {} has no task {} in workload {}.", m_path.string(),
@@ -630,7 +643,7 @@ void RecordStore::reopenWorkload(std::int64_t workload) {
 std::vector<WorkloadTaskRecord> RecordStore::workloadTasks(std::int64_t workload) const {
     SqliteStatement query(
         *m_db,
-        "SELECT position, name, weight, session, status, error FROM workload_tasks WHERE "
+        "SELECT position, name, weight, session, status, error, expected_gain FROM workload_tasks WHERE "
         "workload = ?1 ORDER BY position",
         fmt::format("Cannot read the tasks of workload {} of the records database", workload));
     query.bind(1, workload);
@@ -644,6 +657,7 @@ std::vector<WorkloadTaskRecord> RecordStore::workloadTasks(std::int64_t workload
             task.session = query.columnInt64(3);
         task.status = query.columnText(4);
         task.error = query.columnText(5);
+        task.expectedGain = query.columnOptionalDouble(6);
     }
     return tasks;
 }

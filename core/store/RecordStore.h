@@ -57,7 +57,7 @@ public:
 
     // $XDG_DATA_HOME/tunescope/records.db, or ~/.local/share/tunescope/records.db.
     static std::filesystem::path defaultPath();
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     const std::filesystem::path& path() const { return m_path; }
 

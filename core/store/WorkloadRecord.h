@@ -16,6 +16,9 @@ struct WorkloadTaskRecord {
     std::optional<std::int64_t> session;
     std::string status = "pending"; // pending, tuning, done, failed
     std::string error;              // why it failed: one sentence
+    // What the task's strategy expected its next trial to gain (ms below its best) after its last round;
+    // none for strategies without a model or before their first ranking.
+    std::optional<double> expectedGain;
 };
 
 // A workload (many operators and shapes tuned within one budget) as stored in the records database: it

@@ -334,6 +334,30 @@ std::vector<SearchSpace::Index> ModelGuidedSearch::pick(const Shortlist& list, s
     return pickDiverse(ranked, predicted, count, distance);
 }
 
+std::optional<double> ModelGuidedSearch::expectedGain() const {
+    const std::optional<Trial> incumbent = best();
+    if (!incumbent || !m_lastListTraining || !(incumbent->measurement.objective > 0.0))
+        return std::nullopt;
+    const double bestMs = incumbent->measurement.objective;
+    const double bestLog = std::log(bestMs);
+    auto normalCdf = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
+    std::optional<double> gain;
+    for (std::size_t i = 0; i < m_lastList.indices.size(); ++i) {
+        if (isProposed(m_lastList.indices[i]))
+            continue;
+        // E[max(0, b - T)] for log T ~ N(m, s^2): b Phi(d) - exp(m + s^2 / 2) Phi(d - s), d = (log b - m) /
+        // s.
+        const double m = m_lastList.meanLog[i];
+        const double s = std::max(m_lastList.spread[i], 1e-9);
+        const double d = (bestLog - m) / s;
+        const double value =
+            m_lastList.pValid[i] *
+            std::max(0.0, bestMs * normalCdf(d) - std::exp(m + 0.5 * s * s) * normalCdf(d - s));
+        gain = std::max(gain.value_or(0.0), value);
+    }
+    return gain;
+}
+
 double ModelGuidedSearch::acquisition(double pValid, double power, double meanLog, double sd,
                                       double bestLog) {
     return std::pow(pValid, power) * expectedImprovement(meanLog, sd, bestLog);

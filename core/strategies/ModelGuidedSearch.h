@@ -32,6 +32,9 @@ public:
 
     std::string name() const override { return "xgb"; }
     bool usesPrior() const override { return true; }
+    // The largest P(valid) x E[max(0, best - T)] over the unproposed entries of the last shortlist, T
+    // lognormal with the entry's mean and spread of log time.
+    std::optional<double> expectedGain() const override;
 
 private:
     struct Candidates {

@@ -54,6 +54,11 @@ public:
         (void)index;
         return std::nullopt;
     }
+    // What the strategy's models expect its next trial to gain: the expected improvement (ms) over the best
+    // time measured so far of the best config it would propose next, from its last ranking (no retraining:
+    // its configs since then left out, the best since then counted); nullopt for strategies without a model
+    // and before their first ranking. A workload's scheduler asks it (gradient, forward=model).
+    virtual std::optional<double> expectedGain() const { return std::nullopt; }
 };
 
 } // namespace ts

@@ -38,13 +38,18 @@ std::vector<OptionSpec> GradientScheduler::optionTable() {
                          "Probability of giving the round to a random task instead."),
         OptionSpec::choice("per", kPerTrial, {kPerTrial, kPerRound},
                            "Gains per trial (rounds differ in size) or, as in Ansor, per round."),
+        OptionSpec::choice("forward", kForwardGuess, {kForwardGuess, kForwardModel, kForwardMean},
+                           "How far a task may still be from its optimum: Ansor's optimistic guess from its "
+                           "best time (guess), what its own cost model expects its best candidate to gain "
+                           "(model), or half of each (mean); the guess for a task without a model."),
     };
 }
 
 GradientScheduler::GradientScheduler(const StrategyOptions& options, std::uint64_t seed)
     : m_alpha(options.real("alpha")), m_beta(options.real("beta")),
       m_backwardWindow(static_cast<std::size_t>(options.integer("backward_window"))),
-      m_epsilon(options.real("epsilon")), m_perTrial(options.text("per") == kPerTrial), m_seed(seed) {}
+      m_epsilon(options.real("epsilon")), m_perTrial(options.text("per") == kPerTrial),
+      m_forward(options.text("forward")), m_seed(seed) {}
 
 double GradientScheduler::backwardGradient(const TaskState& task) const {
     const std::vector<double>& history = task.bestHistory;
@@ -91,11 +96,18 @@ double GradientScheduler::forwardGuess(const std::vector<TaskState>& tasks, std:
     double guess = self.best() - self.best() / spent;
     if (auto similar = similarTaskGuess(tasks, task))
         guess = std::min(guess, *similar);
+    // best - guess: how far the task may still be from its optimum after `spent` trials (rounds). With
+    // forward=model the task's model says instead (its best candidate's expected improvement), or half each
+    // (forward=mean).
+    double gap = self.best() - guess;
+    if (m_forward != kForwardGuess && self.expectedGain && std::isfinite(*self.expectedGain)) {
+        const double model = std::max(0.0, *self.expectedGain);
+        gap = m_forward == kForwardMean ? 0.5 * (gap + model) : model;
+    }
     if (!m_perTrial)
-        return guess;
-    // best - guess is how far the task may still be from its optimum after `spent` trials; were that gap to
-    // fall as 1 / trials, one more trial would close gap / (spent + 1) of it.
-    return self.best() - (self.best() - guess) / (spent + 1.0);
+        return self.best() - gap;
+    // Were that gap to fall as 1 / trials, one more trial would close gap / (spent + 1) of it.
+    return self.best() - gap / (spent + 1.0);
 }
 
 double GradientScheduler::gradient(const std::vector<TaskState>& tasks, std::size_t task) const {

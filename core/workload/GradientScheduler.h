@@ -5,6 +5,7 @@
 #include "workload/TaskScheduler.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ts {
@@ -29,6 +30,11 @@ namespace ts {
 //   forward_i  = -gap_i / (n_i + 1), gap_i = max(best_i / n_i, best_i - the similar-task term above): Ansor's
 //                optimistic guess of how far the task is from its optimum, and the part of it that one more
 //                trial closes if the gap falls as 1 / trials.
+// With `forward` model, the gap is instead what the task's own strategy expects its best candidate to gain
+// (TaskState::expectedGain: for xgb, P(valid) x the expected improvement in time over the best, from its
+// last ranking), and with `forward` mean, half the guess's gap plus half the model's; a task whose strategy
+// has no such estimate (no model, or still in its random start) keeps the guess. Measured against the guess
+// in docs/benchmarks.md ("Workloads"): neither is the default.
 // Per round, Ansor's guess best_i / r_i stays as large as a heavy task's time long after it has reached its
 // optimum, so the heavy tasks take the budget while light ones stay far from theirs (docs/benchmarks.md,
 // "Workloads"); per trial it falls as 1 / n_i^2, and trials spread as the square root of each task's share of
@@ -45,6 +51,9 @@ public:
     static constexpr const char* kName = "gradient";
     static constexpr const char* kPerTrial = "trial";
     static constexpr const char* kPerRound = "round";
+    static constexpr const char* kForwardGuess = "guess";
+    static constexpr const char* kForwardModel = "model";
+    static constexpr const char* kForwardMean = "mean";
 
     static std::vector<OptionSpec> optionTable();
 
@@ -73,6 +82,7 @@ private:
     std::size_t m_backwardWindow;
     double m_epsilon;
     bool m_perTrial;
+    std::string m_forward;
     std::uint64_t m_seed;
 };
 

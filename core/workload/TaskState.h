@@ -26,6 +26,9 @@ struct TaskState {
     // are similar (the same kernel), empty for none.
     std::optional<double> flops;
     std::string group;
+    // What the task's strategy expects its next trial to gain (ms below its best), as of its last round
+    // (Strategy::expectedGain); none for strategies without a model or before their first ranking.
+    std::optional<double> expectedGain;
     // False once the task cannot take more trials: it failed (does not build, no valid config at its size)
     // or its space is exhausted.
     bool active = true;

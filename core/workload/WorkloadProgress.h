@@ -19,6 +19,9 @@ struct WorkloadProgress {
     // The same sum over every task's optimum, when all are known (replay datasets).
     std::optional<double> oracleMs;
     std::vector<std::int64_t> trialsPerTask;
+    // What each task's strategy expects its next trial to gain (ms below its best), as the scheduler sees it;
+    // none for a task without a model or before its first ranking.
+    std::vector<std::optional<double>> expectedGainPerTask;
     double elapsedS = 0.0;
 };
 

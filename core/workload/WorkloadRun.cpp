@@ -179,6 +179,7 @@ void WorkloadRun::loadStoredTrials(std::size_t index) {
         task.rebuildHistory(outcomes);
     }
     task.state().active = record.status != "done" && record.status != "failed";
+    task.state().expectedGain = record.expectedGain;
 }
 
 std::vector<TaskState> WorkloadRun::states() const {
@@ -391,6 +392,12 @@ void WorkloadRun::rebuildHistory(std::size_t index) {
         outcomes.push_back(
             {trial.batch, trial.measurement.status == MeasureStatus::Ok, trial.measurement.objective});
     task.rebuildHistory(outcomes);
+    const std::optional<double> gain = task.session()->strategy().expectedGain();
+    task.state().expectedGain = gain;
+    if (gain != task.record().expectedGain) {
+        task.record().expectedGain = gain;
+        saveTask(index);
+    }
 }
 
 void WorkloadRun::runRound(std::size_t index, std::int64_t trialsLeft) {
@@ -499,6 +506,7 @@ WorkloadProgress WorkloadRun::progress() const {
     bool oracleKnown = true;
     for (const WorkloadTask& task : m_tasks) {
         progress.trialsPerTask.push_back(task.state().trials);
+        progress.expectedGainPerTask.push_back(task.state().expectedGain);
         if (task.state().weight <= 0)
             continue;
         if (!std::isfinite(task.state().best()))

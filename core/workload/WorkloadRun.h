@@ -96,6 +96,8 @@ private:
     // scheduler's among the tasks not `passedOver` (busy slots, or a session waiting for its batches).
     std::optional<std::size_t> chooseTask(std::int64_t trialsLeft, const std::vector<bool>& passedOver) const;
     void runRound(std::size_t task, std::int64_t trialsLeft);
+    // After a round: the task's state rebuilt from its session's trials, and its strategy's expected gain
+    // taken into the state and (when it changed) the stored task, for a resume.
     void rebuildHistory(std::size_t task);
     bool openTask(std::size_t task, WorkloadPool* pool);
     void failTask(std::size_t task, const std::string& error);
