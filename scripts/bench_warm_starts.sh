@@ -2,11 +2,12 @@
 # Warm starts by default (docs/benchmarks.md, "Warm starts by default"): on the shared Kernel Tuner spaces,
 # product mode, 30 seeds, xgb with default options, in one script so that every row is run side by side:
 #   1. cold starts (compare without --transfer, as tune --cold),
-#   2. a deliberately misleading source: each dataset warm-started from its own times reversed
-#      (scripts/make_misleading_prior.py), compare --prior,
+#   2. a deliberately misleading source: each dataset warm-started from its own times reversed, and from its
+#      times dealt at random among its valid configs (a source that knows nothing of this kernel, as another
+#      kernel's times would; scripts/make_misleading_prior.py), compare --prior,
 #   3. leave one GPU out over the 18 shared files (compare --transfer; no static profiles there),
 #   4. leave one GPU out over the bundled datasets with static profiles (the hardware-aware default prior).
-# Usage: scripts/bench_warm_starts.sh [OUT_DIR] (default build/bench/warm) [--skip-cold]; about 55 min on 2
+# Usage: scripts/bench_warm_starts.sh [OUT_DIR] (default build/bench/warm) [--skip-cold]; about 70 min on 2
 # cores. scripts/compare_pair.py prints the tables side by side.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,7 +15,7 @@ out="${1:-$root/build/bench/warm}"
 shared="${TUNESCOPE_SHARED_DATASETS:-$root/../shared/datasets/kernel_tuner}"
 cli="$root/build/app/cli/tunescope-cli"
 export OMP_NUM_THREADS=1
-mkdir -p "$out/misleading"
+mkdir -p "$out/misleading" "$out/shuffled"
 common=(--strategies xgb --repeats 30 --budgets 25,50,100,200,400 --space product --threads 2)
 datasets=("$shared"/*/*.json.gz)
 
@@ -25,6 +26,9 @@ for d in "${datasets[@]}"; do
   python3 "$root/scripts/make_misleading_prior.py" "$d" "$out/misleading/${name}_reversed.json.gz" --mode reversed
   "$cli" compare "${common[@]}" --dataset "$d" --prior "$out/misleading/${name}_reversed.json.gz" \
       --json "$out/misleading/$name.json" > "$out/misleading/$name.txt"
+  python3 "$root/scripts/make_misleading_prior.py" "$d" "$out/shuffled/${name}_shuffled.json.gz" --mode shuffled
+  "$cli" compare "${common[@]}" --dataset "$d" --prior "$out/shuffled/${name}_shuffled.json.gz" \
+      --json "$out/shuffled/$name.json" > "$out/shuffled/$name.txt"
 done
 
 "$cli" compare "${common[@]}" --transfer --json "$out/transfer.json" --dataset "${datasets[@]}" > "$out/transfer.txt"

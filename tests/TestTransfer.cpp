@@ -106,6 +106,7 @@ private slots:
     void priorRanksTheOtherDevicesConfigs();
     void warmStartBeatsColdStartAtSmallBudgets();
     void misleadingPriorIsOutgrown();
+    void misleadingPriorIsDroppedWhereMostConfigsFail();
     void sameSeedSameSequenceWithPrior();
     void favouritesOfALargeProductAreDrawnFromTheProduct();
     void incompatibleSourcesAreRefused();
@@ -172,6 +173,41 @@ void TestTransfer::misleadingPriorIsOutgrown() {
     qInfo("3090 convolution, 100 evaluations, 3 seeds: cold %.3f, with an inverted prior %.3f", cold, misled);
     QVERIFY(misled > cold - 0.15);
     QVERIFY(misled > 0.845);
+}
+
+// Where most random configs fail (the CLBlast GEMM in product mode: about one in four runs), twelve uniform
+// probes often held fewer than three Ok ones, the prior was never judged and a backwards prior stayed for the
+// whole run. The probes are the likeliest valid of a few by this device's validity model, and the prior is
+// judged once they are all measured: the GEMM's own times reversed are dropped, and by 100 evaluations the
+// run is within 0.01 of a cold one (4 seeds: 0.06 ahead of it, where it was 0.03 behind before).
+void TestTransfer::misleadingPriorIsDroppedWhereMostConfigsFail() {
+    static const auto gemm = std::make_shared<const Dataset>(
+        readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz"));
+    auto reversed = std::make_shared<Dataset>(*gemm);
+    std::vector<double> times;
+    for (const auto& [index, measurement] : reversed->entries)
+        if (measurement.status == MeasureStatus::Ok)
+            times.push_back(measurement.objective);
+    std::sort(times.begin(), times.end());
+    for (auto& [index, measurement] : reversed->entries)
+        if (measurement.status == MeasureStatus::Ok)
+            measurement.objective =
+                times[times.size() - 1 -
+                      (std::lower_bound(times.begin(), times.end(), measurement.objective) - times.begin())];
+    const auto prior = priorFrom(*reversed, *gemm);
+    auto mean = [&](std::shared_ptr<const TransferPrior> from) {
+        double sum = 0.0;
+        for (std::uint64_t seed = 0; seed < 4; ++seed)
+            sum += fractionOfOptimum(runStrategy(std::make_unique<ModelGuidedSearch>(),
+                                                 xgbContext(*gemm, seed, from), gemm, 100, 8)
+                                         .trials,
+                                     *gemm->optimum());
+        return sum / 4.0;
+    };
+    const double cold = mean(nullptr), misled = mean(prior);
+    qInfo("RTX 3090 GEMM, 100 evaluations, 4 seeds: cold %.3f, with its own times reversed %.3f", cold,
+          misled);
+    QVERIFY(misled > cold - 0.01);
 }
 
 void TestTransfer::sameSeedSameSequenceWithPrior() {

@@ -140,8 +140,9 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
         return m_hooks.prior;
     if (!automatic && m_plan.priors.empty() && !m_plan.transfer)
         return nullptr;
+    std::optional<std::vector<PriorSource>> foundRecords; // the sessions findSources took, read once
     if (automatic && !m_plan.found)
-        m_plan.found = findSources();
+        m_plan.found = findSources(foundRecords.emplace());
     std::vector<std::string> files = m_plan.priors;
     if (automatic)
         for (const std::string& path : m_plan.found->datasets) {
@@ -194,8 +195,12 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
                 return std::find(found.begin(), found.end(), r.id) != found.end();
             };
         }
-        std::vector<PriorSource> records =
-            recordPriorSources(*m_store, m_kernelName, space(), m_resumeOf ? m_resumeOf->id : 0, accept);
+        // Found just now: those sessions were read already (a resumed one, of this device and size, is
+        // never among them).
+        std::vector<PriorSource> records = foundRecords && !m_plan.transfer
+                                               ? std::move(*foundRecords)
+                                               : recordPriorSources(*m_store, m_kernelName, space(),
+                                                                    m_resumeOf ? m_resumeOf->id : 0, accept);
         if (records.empty() && m_plan.transfer)
             say(m_hooks.warmStart, fmt::format("No earlier session of {} with these parameters in {} to "
                                                "transfer from.",
@@ -232,8 +237,8 @@ std::shared_ptr<const TransferPrior> PreparedSession::warmStart(const Strategy& 
 
 // What a warm start by default takes: the catalog's datasets of this kernel measured elsewhere, and the
 // earlier sessions of the kernel in the store on another device or size (none measuring what a dataset
-// taken measured already).
-SessionPlan::Found PreparedSession::findSources() const {
+// taken measured already). Those sessions' trials, read to find them, are left in `records`.
+SessionPlan::Found PreparedSession::findSources(std::vector<PriorSource>& records) const {
     SessionPlan::Found found;
     const SessionRecord self = describe();
     DatasetHeader target{m_plan.dataset, m_kernelName, self.device, self.problem, parameterNames()};
@@ -249,8 +254,9 @@ SessionPlan::Found PreparedSession::findSources() const {
                    return h.deviceName == r.device && h.problemSize == r.problem;
                });
     };
-    for (const PriorSource& source : recordPriorSources(
-             *m_store, m_kernelName, space(), 0, [&](const SessionRecord& r) { return !measuredAlready(r); }))
+    records = recordPriorSources(*m_store, m_kernelName, space(), 0,
+                                 [&](const SessionRecord& r) { return !measuredAlready(r); });
+    for (const PriorSource& source : records)
         found.sessions.push_back(source.session);
     return found;
 }

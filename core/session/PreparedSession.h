@@ -4,6 +4,7 @@
 #include "datasets/Dataset.h"
 #include "datasets/DatasetProfile.h"
 #include "models/ConfigFeatureTable.h"
+#include "models/PriorSource.h"
 #include "models/TransferPrior.h"
 #include "session/KernelSessionTarget.h"
 #include "session/RecordWriter.h"
@@ -117,7 +118,7 @@ private:
     void buildTarget();
     void buildStrategy();
     std::shared_ptr<const TransferPrior> warmStart(const Strategy& strategy, bool hardware);
-    SessionPlan::Found findSources() const;
+    SessionPlan::Found findSources(std::vector<PriorSource>& records) const;
     SessionRecord describe() const;
     std::string deviceName() const;
     void closeFailed() noexcept;

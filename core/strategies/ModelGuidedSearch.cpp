@@ -150,24 +150,33 @@ void ModelGuidedSearch::trainModels() {
     runConcurrently(training);
 }
 
-// Judged once, when kPriorJudgeTrials of the prior's picks and of the random probes each are Ok: the share of
-// (pick, probe) pairs in which the pick measured faster. Near 1 the prior finds what chance does not; under
-// kPriorTrustMin it points elsewhere (its source measured another kernel, or its times lie), and a cold
-// search does better than one that follows it. True when the prior is dropped.
+// Judged once, when kPriorJudgeTrials of the prior's picks and of the random probes each are Ok, or when all
+// kMaxPriorProbes probes were measured (a mostly invalid space): the share of (pick, probe) pairs in which
+// the pick measured faster. Near 1 the prior finds what chance does not; under kPriorTrustMin it points
+// elsewhere (its source measured another kernel, or its times lie), and a cold search does better than one
+// that follows it. With no Ok probe among them all, the prior is kept if one of its picks ran (chance found
+// nothing valid, the prior did); with no Ok pick, it is dropped. True when the prior is dropped.
 bool ModelGuidedSearch::priorMisleads() {
     if (priorJudged())
         return false;
     std::vector<double> picks, probes;
-    for (const Trial& trial : observed())
+    std::size_t probesMeasured = 0;
+    for (const Trial& trial : observed()) {
+        probesMeasured += isProbe(trial.index);
         if (const Measurement& m = trial.measurement; m.status == MeasureStatus::Ok && m.objective > 0.0)
             (isProbe(trial.index) ? probes : picks).push_back(m.objective);
-    if (picks.size() < kPriorJudgeTrials || probes.size() < kPriorJudgeTrials)
+    }
+    const bool enough = picks.size() >= kPriorJudgeTrials && probes.size() >= kPriorJudgeTrials;
+    if (!enough && probesMeasured < kMaxPriorProbes)
         return false;
-    double faster = 0.0;
-    for (double pick : picks)
-        for (double probe : probes)
-            faster += pick < probe ? 1.0 : pick == probe ? 0.5 : 0.0;
-    const bool keep = faster / double(picks.size() * probes.size()) >= kPriorTrustMin;
+    bool keep = !picks.empty();
+    if (!picks.empty() && !probes.empty()) {
+        double faster = 0.0;
+        for (double pick : picks)
+            for (double probe : probes)
+                faster += pick < probe ? 1.0 : pick == probe ? 0.5 : 0.0;
+        keep = faster / double(picks.size() * probes.size()) >= kPriorTrustMin;
+    }
     judgePrior(keep);
     return !keep;
 }

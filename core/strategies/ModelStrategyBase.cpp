@@ -143,7 +143,7 @@ std::vector<SearchSpace::Index> ModelStrategyBase::propose(std::size_t maxCount)
     std::vector<SearchSpace::Index> batch = proposeBatch(count - probes);
     if (prior() && !m_priorJudged)
         m_priorPicks.insert(batch.begin(), batch.end());
-    for (SearchSpace::Index index : drawUnproposed(probes)) {
+    for (SearchSpace::Index index : likelyValidDraws(probes)) {
         m_probes.insert(index);
         batch.push_back(index);
     }
@@ -249,10 +249,18 @@ std::vector<SearchSpace::Index> ModelStrategyBase::startupDraws(std::size_t maxC
         count -= pending;
     }
     count = std::min(maxCount, count);
-    bool sawValid = m_okCount > 0, sawInvalid = m_okCount < observed().size();
-    if (!sawValid || !sawInvalid || domainSize() < 4 * kStartupChoices)
+    if (guidedDraws())
+        m_validity->update(observed());
+    return likelyValidDraws(count);
+}
+
+bool ModelStrategyBase::guidedDraws() const {
+    return m_okCount > 0 && m_okCount < observed().size() && domainSize() >= 4 * kStartupChoices;
+}
+
+std::vector<SearchSpace::Index> ModelStrategyBase::likelyValidDraws(std::size_t count) {
+    if (!guidedDraws())
         return drawUnproposed(count);
-    m_validity->update(observed());
     std::vector<SearchSpace::Index> batch;
     std::uniform_int_distribution<SearchSpace::Index> position(0, domainSize() - 1);
     for (std::size_t slot = 0; slot < count; ++slot) {

@@ -45,8 +45,9 @@ protected:
         m_priorDropped = !keep;
     }
     bool priorJudged() const { return m_priorJudged; }
-    // Until the prior is judged, every second proposal of a warm start is a probe: a uniformly random
-    // config (at most kMaxPriorProbes), so that what the prior picks can be held against what chance finds.
+    // Until the prior is judged, every second proposal of a warm start is a probe (at most kMaxPriorProbes):
+    // a random config, the likeliest valid of a few by this device's own validity model (likelyValidDraws),
+    // so that what the prior picks can be held against what chance finds where the configs run.
     static constexpr std::size_t kMaxPriorProbes = 12;
     bool isProbe(SearchSpace::Index index) const { return m_probes.contains(index); }
     // A config the prior picked (a warm start's proposal other than a probe) before it was judged.
@@ -64,6 +65,9 @@ protected:
     // Random draws for the start-up; each is the likeliest valid of a few random candidates once the
     // classifier can be trained, so a mostly invalid space does not eat the start-up budget.
     std::vector<SearchSpace::Index> startupDraws(std::size_t maxCount);
+    // `count` random draws, each the likeliest valid of a few random candidates by the validity model as it
+    // stands (uniform until both outcomes were seen).
+    std::vector<SearchSpace::Index> likelyValidDraws(std::size_t count);
     // observations / batch_growth, between 1 and batch_max: one process's batch at this point. With configs
     // in flight, observations / in_flight_batch_growth: each measuring rank holds a batch, so smaller
     // batches keep the configs out (picked without the results still to come) nearer one process's.
@@ -106,6 +110,8 @@ protected:
 private:
     void onReset() final;
     void onObserve(std::span<const Trial> trials) final;
+    // Draws are guided by validity once both outcomes were seen (in a domain large enough to choose in).
+    bool guidedDraws() const;
 
     std::unique_ptr<XgbValidityModel> m_validity;
     std::shared_ptr<const ConfigFeatureTable> m_features; // the context's, when option `hardware` is on
