@@ -60,13 +60,14 @@ StrategyContext xgbContext(const Dataset& dataset, std::uint64_t seed,
             StrategyOptions("xgb", ModelGuidedSearch::optionTable(), {}), std::move(prior)};
 }
 
-// Mean fraction of optimum of xgb on the 3090 space over `seeds` seeds.
-double meanFraction(std::shared_ptr<const TransferPrior> prior, std::int64_t budget, int seeds) {
+// Mean fraction of optimum of xgb on `dataset` (the 3090 convolution's space by default) over `seeds` seeds.
+double meanFraction(std::shared_ptr<const TransferPrior> prior, std::int64_t budget, int seeds,
+                    const std::shared_ptr<const Dataset>& dataset = conv3090()) {
     double sum = 0.0;
     for (int seed = 0; seed < seeds; ++seed) {
-        RunOutcome run = runStrategy(std::make_unique<ModelGuidedSearch>(),
-                                     xgbContext(*conv3090(), seed, prior), conv3090(), budget, 8);
-        sum += fractionOfOptimum(run.trials, *conv3090()->optimum());
+        RunOutcome run = runStrategy(std::make_unique<ModelGuidedSearch>(), xgbContext(*dataset, seed, prior),
+                                     dataset, budget, 8);
+        sum += fractionOfOptimum(run.trials, *dataset->optimum());
     }
     return sum / seeds;
 }
@@ -195,16 +196,7 @@ void TestTransfer::misleadingPriorIsDroppedWhereMostConfigsFail() {
                 times[times.size() - 1 -
                       (std::lower_bound(times.begin(), times.end(), measurement.objective) - times.begin())];
     const auto prior = priorFrom(*reversed, *gemm);
-    auto mean = [&](std::shared_ptr<const TransferPrior> from) {
-        double sum = 0.0;
-        for (std::uint64_t seed = 0; seed < 4; ++seed)
-            sum += fractionOfOptimum(runStrategy(std::make_unique<ModelGuidedSearch>(),
-                                                 xgbContext(*gemm, seed, from), gemm, 100, 8)
-                                         .trials,
-                                     *gemm->optimum());
-        return sum / 4.0;
-    };
-    const double cold = mean(nullptr), misled = mean(prior);
+    const double cold = meanFraction(nullptr, 100, 4, gemm), misled = meanFraction(prior, 100, 4, gemm);
     qInfo("RTX 3090 GEMM, 100 evaluations, 4 seeds: cold %.3f, with its own times reversed %.3f", cold,
           misled);
     QVERIFY(misled > cold - 0.01);
