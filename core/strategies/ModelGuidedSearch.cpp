@@ -106,24 +106,24 @@ void ModelGuidedSearch::trainModels() {
     // The validity model and the regressors learn from the same trials and share nothing else: they train
     // at once, each on a thread of its own (XGBoost seeds its generator per thread and round, so the models
     // are those of a sequential run).
-    std::vector<std::function<void()>> training{[this] { validity().update(observed()); }};
+    std::vector<std::function<void()>> training;
     if (!prior()) {
         if (priorJudged()) {
-            // A dropped prior's picks are a sample drawn where it was wrong: the validity model learns from
-            // them, the regressors (where the fast configs are) from the rest, as a cold run's would.
-            auto unbiased = std::make_shared<std::vector<Trial>>();
-            for (const Trial& trial : observed())
-                if (!pickedByPrior(trial.index))
-                    unbiased->push_back(trial);
+            // A dropped prior's picks are a sample drawn where it was wrong: the models learn from the rest
+            // (the probes and what came after), as a cold run's would that drew the probes at its start-up.
+            auto unbiased = std::make_shared<std::vector<Trial>>(withoutPriorPicks());
+            training.push_back([this, unbiased] { validity().update(*unbiased); });
             for (auto& member : m_ensemble)
                 training.push_back([unbiased, &member] { member->update(*unbiased); });
         } else {
+            training.push_back([this] { validity().update(observed()); });
             for (auto& member : m_ensemble)
                 training.push_back([this, &member] { member->update(observed()); });
         }
         runConcurrently(training);
         return;
     }
+    training.push_back([this] { validity().update(observed()); });
     std::vector<SearchSpace::Index> indices;
     for (const Trial& trial : observed())
         indices.push_back(trial.index);

@@ -250,8 +250,16 @@ std::vector<SearchSpace::Index> ModelStrategyBase::startupDraws(std::size_t maxC
     }
     count = std::min(maxCount, count);
     if (guidedDraws())
-        m_validity->update(observed());
+        m_validity->update(withoutPriorPicks());
     return likelyValidDraws(count);
+}
+
+std::vector<Trial> ModelStrategyBase::withoutPriorPicks() const {
+    std::vector<Trial> trials;
+    for (const Trial& trial : observed())
+        if (!m_priorDropped || !m_priorPicks.contains(trial.index))
+            trials.push_back(trial);
+    return trials;
 }
 
 bool ModelStrategyBase::guidedDraws() const {

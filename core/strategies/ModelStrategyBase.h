@@ -50,8 +50,9 @@ protected:
     // so that what the prior picks can be held against what chance finds where the configs run.
     static constexpr std::size_t kMaxPriorProbes = 12;
     bool isProbe(SearchSpace::Index index) const { return m_probes.contains(index); }
-    // A config the prior picked (a warm start's proposal other than a probe) before it was judged.
-    bool pickedByPrior(SearchSpace::Index index) const { return m_priorPicks.contains(index); }
+    // observed() without a dropped prior's picks (a warm start's proposals other than the probes, before it
+    // was judged): what a cold run would learn from; observed() while the prior holds or where there is none.
+    std::vector<Trial> withoutPriorPicks() const;
 
     // Called at the end of reset, after the validity model exists.
     virtual void onModelReset() {}
