@@ -13,7 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/build/bench/warm}"
 shared="${TUNESCOPE_SHARED_DATASETS:-$root/../shared/datasets/kernel_tuner}"
-cli="$root/build/app/cli/tunescope-cli"
+cli="${TUNESCOPE_CLI:-$root/build/app/cli/tunescope-cli}" # a copy may be named, to build meanwhile
 export OMP_NUM_THREADS=1
 mkdir -p "$out/misleading" "$out/shuffled"
 common=(--strategies xgb --repeats 30 --budgets 25,50,100,200,400 --space product --threads 2)

@@ -73,6 +73,13 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
         "Share of the picks made while other configs are in flight (an MPI job's ranks) that take the "
         "unproposed Hamming neighbour of the best config so far with the best score, undrawn (0: none)"));
     table.push_back(OptionSpec::integer(
+        "gp_until", "100", 0, 1e6,
+        "Cold: until this many configs were measured, mean and spread of log time come from a Gaussian "
+        "process on the parameters' ranks instead of the ensemble (0: the ensemble from the start)"));
+    table.push_back(OptionSpec::integer("gp_every", "2", 0, 1e6,
+                                        "In the Gaussian-process phase, every this many batches are ranked "
+                                        "by the process, the others by the ensemble (1: all, 0: none)"));
+    table.push_back(OptionSpec::integer(
         "pool", "16384", 1, 1 << 22,
         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"));
     return table;
@@ -92,6 +99,16 @@ void ModelGuidedSearch::onModelReset() {
     m_lastListTraining.reset();
     m_nextPool.reset();
     m_localCredit = 0.0;
+    m_gp = std::make_unique<GaussianProcess>(space());
+}
+
+bool ModelGuidedSearch::inGpPhase() const {
+    return !prior() && observed().size() < static_cast<std::size_t>(options().integer("gp_until"));
+}
+
+bool ModelGuidedSearch::gpRanks() const {
+    const auto every = static_cast<std::uint64_t>(options().integer("gp_every"));
+    return inGpPhase() && m_gp->isFitted() && every > 0 && trainings() % every == 0;
 }
 
 void ModelGuidedSearch::retrain() {
@@ -108,18 +125,15 @@ void ModelGuidedSearch::trainModels() {
     // are those of a sequential run).
     std::vector<std::function<void()>> training;
     if (!prior()) {
-        if (priorJudged()) {
-            // A dropped prior's picks are a sample drawn where it was wrong: the models learn from the rest
-            // (the probes and what came after), as a cold run's would that drew the probes at its start-up.
-            auto unbiased = std::make_shared<std::vector<Trial>>(withoutPriorPicks());
-            training.push_back([this, unbiased] { validity().update(*unbiased); });
-            for (auto& member : m_ensemble)
-                training.push_back([unbiased, &member] { member->update(*unbiased); });
-        } else {
-            training.push_back([this] { validity().update(observed()); });
-            for (auto& member : m_ensemble)
-                training.push_back([this, &member] { member->update(observed()); });
-        }
+        // A dropped prior's picks are a sample drawn where it was wrong: the models learn from the rest (the
+        // probes and what came after), as a cold run's would that drew the probes at its start-up
+        // (withoutPriorPicks() is observed() where no prior was dropped).
+        auto unbiased = std::make_shared<std::vector<Trial>>(withoutPriorPicks());
+        training.push_back([this, unbiased] { validity().update(*unbiased); });
+        if (inGpPhase() && options().integer("gp_every") > 0)
+            training.push_back([this, unbiased] { m_gp->fit(*unbiased); });
+        for (auto& member : m_ensemble)
+            training.push_back([unbiased, &member] { member->update(*unbiased); });
         runConcurrently(training);
         return;
     }
@@ -250,6 +264,8 @@ ModelGuidedSearch::Candidates ModelGuidedSearch::candidates() {
 }
 
 ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool, std::size_t size) const {
+    if (gpRanks())
+        return gpShortlist(pool, size);
     const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
     const double power = options().real("validity_power");
     // Stage one scores every candidate with the validity model and one regressor and a fixed spread.
@@ -322,6 +338,50 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::shortlist(const Candidates& pool
         list.meanLog[i] = m;
         list.spread[i] = sd;
         list.score[i] = acquisition(list.pValid[i], power, m, sd, bestLog);
+    }
+    return list;
+}
+
+ModelGuidedSearch::Shortlist ModelGuidedSearch::gpShortlist(const Candidates& pool, std::size_t size) const {
+    const XgbMatrix& features = pool.features ? *pool.features : *m_domainFeatures;
+    const double power = options().real("validity_power");
+    const double floor = options().real("min_spread");
+    std::vector<SearchSpace::Index> open;
+    for (SearchSpace::Index index : pool.indices)
+        if (!isProposed(index))
+            open.push_back(index);
+    std::vector<double> pValid, meanLog, sdLog;
+    runConcurrently(
+        {[&] { pValid = validityOf(features, pool.indices); }, [&] { m_gp->predict(open, meanLog, sdLog); }});
+    const double bestLog = std::log(best()->measurement.objective);
+    Shortlist all;
+    for (std::size_t i = 0, o = 0; i < pool.indices.size(); ++i) {
+        if (isProposed(pool.indices[i]))
+            continue;
+        const double sd = std::sqrt(sdLog[o] * sdLog[o] + floor * floor);
+        all.indices.push_back(pool.indices[i]);
+        all.pValid.push_back(pValid[i]);
+        all.baseLog.push_back(0.0);
+        all.meanLog.push_back(meanLog[o]);
+        all.spread.push_back(sd);
+        all.score.push_back(acquisition(pValid[i], power, meanLog[o], sd, bestLog));
+        ++o;
+    }
+    std::vector<std::size_t> order(all.indices.size());
+    std::iota(order.begin(), order.end(), 0);
+    size = std::min(size, order.size());
+    std::partial_sort(order.begin(), order.begin() + size, order.end(), [&](std::size_t a, std::size_t b) {
+        return all.score[a] != all.score[b] ? all.score[a] > all.score[b] : all.indices[a] < all.indices[b];
+    });
+    Shortlist list;
+    for (std::size_t k = 0; k < size; ++k) {
+        const std::size_t i = order[k];
+        list.indices.push_back(all.indices[i]);
+        list.pValid.push_back(all.pValid[i]);
+        list.baseLog.push_back(0.0);
+        list.meanLog.push_back(all.meanLog[i]);
+        list.spread.push_back(all.spread[i]);
+        list.score.push_back(all.score[i]);
     }
     return list;
 }

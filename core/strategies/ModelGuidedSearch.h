@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/CostModel.h"
+#include "models/GaussianProcess.h"
 #include "models/XgbMatrix.h"
 #include "strategies/ModelStrategyBase.h"
 
@@ -17,9 +18,11 @@ namespace ts {
 // spread from the ensemble), with epsilon-greedy exploration (and, with option `diversity`, the picks of a
 // batch kept apart). Candidates are the whole domain when it is small enough to score at once, and otherwise
 // a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow with the
-// evidence. A batch proposed while others are in flight (an MPI job's ranks) draws its slots at means drawn
-// from the ensemble's spread (option `batch_draws`), except a share (option `in_flight_local`) that takes the
-// best-scored neighbours of the best config so far.
+// evidence. Cold, until option gp_until's count of configs was measured, every gp_every-th batch is ranked by
+// a Gaussian process of log time on the parameters' ranks (GaussianProcess) instead of the ensemble: a
+// portfolio of a smooth small-data model and the trees. A batch proposed while others are in flight (an MPI
+// job's ranks) draws its slots at means drawn from the ensemble's spread (option `batch_draws`), except a
+// share (option `in_flight_local`) that takes the best-scored neighbours of the best config so far.
 //
 // With a transfer prior (measurements of the same kernel elsewhere) there is no random start: the regressors
 // learn the residual of this device's log time over the prior's prediction, the validity classifier's
@@ -60,6 +63,12 @@ private:
     Candidates candidates();
     // The most promising unproposed candidates with their acquisition scores.
     Shortlist shortlist(const Candidates& pool, std::size_t size) const;
+    // shortlist() in the Gaussian-process phase: mean and spread of every candidate from the process.
+    Shortlist gpShortlist(const Candidates& pool, std::size_t size) const;
+    // Cold, before option gp_until's count of configs was measured: the process stands in for the ensemble.
+    bool inGpPhase() const;
+    // This batch is ranked by the process (option gp_every).
+    bool gpRanks() const;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
     // Adds the unproposed Hamming neighbour of the best config so far with the best score (the models
     // undrawn), if any is left, to `batch` with its predicted time.
@@ -82,6 +91,7 @@ private:
                                    std::span<const SearchSpace::Index> indices) const;
 
     std::vector<std::unique_ptr<CostModel>> m_ensemble;
+    std::unique_ptr<GaussianProcess> m_gp;
     std::shared_ptr<const XgbMatrix> m_domainFeatures; // the whole domain, when it is scored at once
     std::vector<SearchSpace::Index> m_domain;
     std::vector<SearchSpace::Index> m_carried;
