@@ -302,13 +302,17 @@ void TestImportance::theSameTrialsGiveTheSameResult() {
 
 // Rows: brute-forced spaces, the strategy of the replayed session (random sampling, and xgb, whose trials
 // crowd around the fast configs) and k, the number of parameters whose best times spread clearly more than
-// the others' in the whole dataset.
+// the others' in the whole dataset; k = 0 checks only the parameters that do not matter. GEMM's xgb row has
+// k = 0: a session's importance is that of its own trials, and around GEMM's fast configs MDIMC decides much
+// of the time (xgb sessions of 400, seeds 0-19: MDIMC in the top three in 15 of 20 with gp_until=0 and 17 of
+// 20 with 100, the whole space ranks it sixth; the top three exact in 2 and 1 of 20; NWG first in 16 and 15).
 void TestImportance::agreesWithTheBruteForcedData_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("strategy");
     QTest::addColumn<int>("k");
     for (const char* strategy : {"random_sample", "xgb"}) {
-        QTest::newRow(qPrintable(QString("gemm/") + strategy)) << "gemm_clblast_RTX_3090" << strategy << 3;
+        QTest::newRow(qPrintable(QString("gemm/") + strategy))
+            << "gemm_clblast_RTX_3090" << strategy << (std::string(strategy) == "xgb" ? 0 : 3);
         QTest::newRow(qPrintable(QString("pnpoly/") + strategy)) << "pnpoly_RTX_3090" << strategy << 2;
         QTest::newRow(qPrintable(QString("convolution/") + strategy))
             << "convolution_2021_RTX_3090" << strategy << 4;
@@ -326,7 +330,7 @@ void TestImportance::agreesWithTheBruteForcedData() {
         readDataset(QString(TUNESCOPE_RESOURCES "/datasets/%1.json.gz").arg(file).toStdString()));
     const std::map<std::string, double> spread = bestTimeSpread(*dataset);
     const std::vector<std::string> known = bySpread(spread);
-    QVERIFY2(spread.at(known[std::size_t(k - 1)]) > 1.1 * spread.at(known[std::size_t(k)]),
+    QVERIFY2(k == 0 || spread.at(known[std::size_t(k - 1)]) > 1.1 * spread.at(known[std::size_t(k)]),
              "the row's k parameters must spread clearly more than the next one");
 
     const auto outcome = replay(dataset, strategy.toStdString(), 400);
@@ -338,6 +342,9 @@ void TestImportance::agreesWithTheBruteForcedData() {
     QVERIFY2(topRanked == topKnown,
              qPrintable(QString::fromStdString(fmt::format("ranked {} ; by the spread of best times {}",
                                                            fmt::join(ranked, " "), fmt::join(known, " ")))));
+    QVERIFY2(k > 0 || std::any_of(spread.begin(), spread.end(),
+                                  [](const auto& entry) { return entry.second < 1.01; }),
+             "a row with k = 0 must have parameters that do not matter");
     for (const auto& [name, s] : spread)
         if (s < 1.01)
             QVERIFY2(effectOf(result, name).importance < 0.02,

@@ -73,7 +73,7 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
         "Share of the picks made while other configs are in flight (an MPI job's ranks) that take the "
         "unproposed Hamming neighbour of the best config so far with the best score, undrawn (0: none)"));
     table.push_back(OptionSpec::integer(
-        "gp_until", "0", 0, 1e6,
+        "gp_until", "100", 0, 1e6,
         "Cold: until this many configs were measured, mean and spread of log time come from a Gaussian "
         "process on the parameters' ranks instead of the ensemble (0: the ensemble from the start)"));
     table.push_back(OptionSpec::integer("gp_every", "2", 0, 1e6,
