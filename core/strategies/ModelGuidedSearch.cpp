@@ -354,34 +354,30 @@ ModelGuidedSearch::Shortlist ModelGuidedSearch::gpShortlist(const Candidates& po
     runConcurrently(
         {[&] { pValid = validityOf(features, pool.indices); }, [&] { m_gp->predict(open, meanLog, sdLog); }});
     const double bestLog = std::log(best()->measurement.objective);
-    Shortlist all;
-    for (std::size_t i = 0, o = 0; i < pool.indices.size(); ++i) {
+    std::vector<double> valid, spread, score; // per open candidate
+    for (std::size_t i = 0; i < pool.indices.size(); ++i) {
         if (isProposed(pool.indices[i]))
             continue;
-        const double sd = std::sqrt(sdLog[o] * sdLog[o] + floor * floor);
-        all.indices.push_back(pool.indices[i]);
-        all.pValid.push_back(pValid[i]);
-        all.baseLog.push_back(0.0);
-        all.meanLog.push_back(meanLog[o]);
-        all.spread.push_back(sd);
-        all.score.push_back(acquisition(pValid[i], power, meanLog[o], sd, bestLog));
-        ++o;
+        const std::size_t o = valid.size();
+        valid.push_back(pValid[i]);
+        spread.push_back(std::sqrt(sdLog[o] * sdLog[o] + floor * floor));
+        score.push_back(acquisition(pValid[i], power, meanLog[o], spread[o], bestLog));
     }
-    std::vector<std::size_t> order(all.indices.size());
+    std::vector<std::size_t> order(open.size());
     std::iota(order.begin(), order.end(), 0);
     size = std::min(size, order.size());
     std::partial_sort(order.begin(), order.begin() + size, order.end(), [&](std::size_t a, std::size_t b) {
-        return all.score[a] != all.score[b] ? all.score[a] > all.score[b] : all.indices[a] < all.indices[b];
+        return score[a] != score[b] ? score[a] > score[b] : open[a] < open[b];
     });
     Shortlist list;
     for (std::size_t k = 0; k < size; ++k) {
-        const std::size_t i = order[k];
-        list.indices.push_back(all.indices[i]);
-        list.pValid.push_back(all.pValid[i]);
+        const std::size_t o = order[k];
+        list.indices.push_back(open[o]);
+        list.pValid.push_back(valid[o]);
         list.baseLog.push_back(0.0);
-        list.meanLog.push_back(all.meanLog[i]);
-        list.spread.push_back(all.spread[i]);
-        list.score.push_back(all.score[i]);
+        list.meanLog.push_back(meanLog[o]);
+        list.spread.push_back(spread[o]);
+        list.score.push_back(score[o]);
     }
     return list;
 }
