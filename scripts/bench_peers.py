@@ -5,7 +5,7 @@ Every run is written as one JSON line in Tunescope's trace format, so that `tune
 with the same code as Tunescope's own strategies. See docs/peers.md for what is compared and how.
 
 Needs (for this script only, never for the product):  pip install kernel_tuner==1.5.0 optuna
-(and torch for optuna:gp: pip install torch)
+(and torch and scipy for optuna:gp: pip install torch scipy)
 
     python3 scripts/bench_peers.py --datasets /work/shared/datasets/kernel_tuner/pnpoly/RTX_3090.json.gz ... \
         --repeats 30 --budget 400 --out build/peers.jsonl [--strategies kt:simulated_annealing,optuna:tpe] [--jobs 2]
@@ -146,6 +146,12 @@ def main(argv=None):
     budgets = sorted({int(b) for b in args.budgets.split(",")} | {args.budget})
     budgets = [b for b in budgets if b <= args.budget]
     seeds = list(range(args.seed, args.seed + args.repeats))
+    if "optuna:gp" in strategies:
+        import importlib.util
+
+        missing = [m for m in ("optuna", "torch", "scipy") if importlib.util.find_spec(m) is None]
+        if missing:
+            sys.exit(f"bench_peers.py: optuna:gp needs {', '.join(missing)}: pip install {' '.join(missing)}")
 
     from peers import kt as kt_mod  # only for BUDGET_ADAPTIVE; does not import kernel_tuner
 

@@ -7,7 +7,7 @@ config absent from the cache or failed in it is infeasible: its constraint value
 constraints_func, which GPSampler models with its own GP), and its objective is the worst log time seen so far
 (0 before any), so the objective model is never fed infinities. Duplicates are told their known value and do
 not count against the budget; the run stops once `budget` unique configs have been evaluated (or after
-50 x budget trials). Needs torch (pip install torch), for this benchmark only.
+50 x budget trials). Needs torch and scipy (pip install torch scipy), for this benchmark only.
 """
 
 import math
