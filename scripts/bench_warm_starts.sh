@@ -8,7 +8,8 @@
 #   3. leave one GPU out over the 18 shared files (compare --transfer; no static profiles there),
 #   4. leave one GPU out over the bundled datasets with static profiles (the hardware-aware default prior).
 # Usage: scripts/bench_warm_starts.sh [OUT_DIR] (default build/bench/warm) [--skip-cold]; about 70 min on 2
-# cores. scripts/compare_pair.py prints the tables side by side.
+# cores. ROWS="reversed shuffled" (any of reversed, shuffled, transfer, bundled; default all four) runs only
+# those warm rows. scripts/compare_pair.py prints the tables side by side.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/build/bench/warm}"
@@ -18,24 +19,31 @@ export OMP_NUM_THREADS=1
 mkdir -p "$out/misleading" "$out/shuffled"
 common=(--strategies xgb --repeats 30 --budgets 25,50,100,200,400 --space product --threads 2)
 datasets=("$shared"/*/*.json.gz)
+rows=" ${ROWS:-reversed shuffled transfer bundled} "
 
 [ "${2:-}" = "--skip-cold" ] || "$cli" compare "${common[@]}" --json "$out/cold.json" --dataset "${datasets[@]}" > "$out/cold.txt"
 
 for d in "${datasets[@]}"; do
   name="$(basename "$(dirname "$d")")_$(basename "$d" .json.gz)"
-  python3 "$root/scripts/make_misleading_prior.py" "$d" "$out/misleading/${name}_reversed.json.gz" --mode reversed
-  "$cli" compare "${common[@]}" --dataset "$d" --prior "$out/misleading/${name}_reversed.json.gz" \
-      --json "$out/misleading/$name.json" > "$out/misleading/$name.txt"
-  python3 "$root/scripts/make_misleading_prior.py" "$d" "$out/shuffled/${name}_shuffled.json.gz" --mode shuffled
-  "$cli" compare "${common[@]}" --dataset "$d" --prior "$out/shuffled/${name}_shuffled.json.gz" \
-      --json "$out/shuffled/$name.json" > "$out/shuffled/$name.txt"
+  if [[ $rows == *" reversed "* ]]; then
+    python3 "$root/scripts/make_misleading_prior.py" "$d" "$out/misleading/${name}_reversed.json.gz" --mode reversed
+    "$cli" compare "${common[@]}" --dataset "$d" --prior "$out/misleading/${name}_reversed.json.gz" \
+        --json "$out/misleading/$name.json" > "$out/misleading/$name.txt"
+  fi
+  if [[ $rows == *" shuffled "* ]]; then
+    python3 "$root/scripts/make_misleading_prior.py" "$d" "$out/shuffled/${name}_shuffled.json.gz" --mode shuffled
+    "$cli" compare "${common[@]}" --dataset "$d" --prior "$out/shuffled/${name}_shuffled.json.gz" \
+        --json "$out/shuffled/$name.json" > "$out/shuffled/$name.txt"
+  fi
 done
 
-"$cli" compare "${common[@]}" --transfer --json "$out/transfer.json" --dataset "${datasets[@]}" > "$out/transfer.txt"
+[[ $rows != *" transfer "* ]] ||
+  "$cli" compare "${common[@]}" --transfer --json "$out/transfer.json" --dataset "${datasets[@]}" > "$out/transfer.txt"
 
 bundled=("$root"/resources/datasets/gemm_clblast_*.json.gz "$root"/resources/datasets/convolution_milo_*.json.gz
          "$root"/resources/datasets/dedispersion_*.json.gz)
 # The bundled files are byte for byte the shared ones (their cold rows are those of step 1), with profiles.
-"$cli" compare "${common[@]}" --transfer --json "$out/bundled-transfer.json" --dataset "${bundled[@]}" \
-    > "$out/bundled-transfer.txt"
+[[ $rows != *" bundled "* ]] ||
+  "$cli" compare "${common[@]}" --transfer --json "$out/bundled-transfer.json" --dataset "${bundled[@]}" \
+      > "$out/bundled-transfer.txt"
 echo "done" > "$out/done"

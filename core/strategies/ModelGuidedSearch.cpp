@@ -80,6 +80,10 @@ std::vector<OptionSpec> ModelGuidedSearch::optionTable() {
                                         "In the Gaussian-process phase, every this many batches are ranked "
                                         "by the process, the others by the ensemble (1: all, 0: none)"));
     table.push_back(OptionSpec::integer(
+        "gp_batch", "1", 0, 1e5,
+        "In the Gaussian-process phase, batches of one process hold at most this many configs (1: a refit "
+        "after every result; 0: as batch_growth says)"));
+    table.push_back(OptionSpec::integer(
         "pool", "16384", 1, 1 << 22,
         "Candidates scored per batch: the whole domain up to this size, else a random pool of this size"));
     return table;
@@ -109,6 +113,11 @@ bool ModelGuidedSearch::inGpPhase() const {
 bool ModelGuidedSearch::gpRanks() const {
     const auto every = static_cast<std::uint64_t>(options().integer("gp_every"));
     return inGpPhase() && m_gp->isFitted() && every > 0 && trainings() % every == 0;
+}
+
+std::size_t ModelGuidedSearch::sequentialLimit() const {
+    const auto limit = static_cast<std::size_t>(options().integer("gp_batch"));
+    return inGpPhase() && limit > 0 ? limit : SIZE_MAX;
 }
 
 void ModelGuidedSearch::retrain() {

@@ -20,9 +20,10 @@ namespace ts {
 // a fresh random pool plus the last shortlist and the neighbours of the best configs. Batches grow with the
 // evidence. Cold, until option gp_until's count of configs was measured, every gp_every-th batch is ranked by
 // a Gaussian process of log time on the parameters' ranks (GaussianProcess) instead of the ensemble: a
-// portfolio of a smooth small-data model and the trees. A batch proposed while others are in flight (an MPI
-// job's ranks) draws its slots at means drawn from the ensemble's spread (option `batch_draws`), except a
-// share (option `in_flight_local`) that takes the best-scored neighbours of the best config so far.
+// portfolio of a smooth small-data model and the trees; batches there hold option gp_batch's count at most. A
+// batch proposed while others are in flight (an MPI job's ranks) draws its slots at means drawn from the
+// ensemble's spread (option `batch_draws`), except a share (option `in_flight_local`) that takes the
+// best-scored neighbours of the best config so far.
 //
 // With a transfer prior (measurements of the same kernel elsewhere) there is no random start: the regressors
 // learn the residual of this device's log time over the prior's prediction, the validity classifier's
@@ -69,6 +70,9 @@ private:
     bool inGpPhase() const;
     // This batch is ranked by the process (option gp_every).
     bool gpRanks() const;
+    // Option gp_batch in the Gaussian-process phase (batches of one by default: a refit after every result,
+    // as Optuna's GPSampler does), else no limit.
+    std::size_t sequentialLimit() const override;
     std::vector<SearchSpace::Index> pick(const Shortlist& list, std::size_t count);
     // Adds the unproposed Hamming neighbour of the best config so far with the best score (the models
     // undrawn), if any is left, to `batch` with its predicted time.

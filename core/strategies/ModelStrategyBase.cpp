@@ -235,6 +235,8 @@ std::size_t ModelStrategyBase::batchSize() const {
     const char* option = pendingCount() > 0 ? "in_flight_batch_growth" : "batch_growth";
     auto growth = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer(option)));
     auto largest = static_cast<std::size_t>(std::max<std::int64_t>(1, options().integer("batch_max")));
+    if (pendingCount() == 0)
+        largest = std::max<std::size_t>(1, std::min(largest, sequentialLimit()));
     return std::clamp<std::size_t>(observed().size() / growth, 1, largest);
 }
 

@@ -69,10 +69,14 @@ protected:
     // `count` random draws, each the likeliest valid of a few random candidates by the validity model as it
     // stands (uniform until both outcomes were seen).
     std::vector<SearchSpace::Index> likelyValidDraws(std::size_t count);
-    // observations / batch_growth, between 1 and batch_max: one process's batch at this point. With configs
-    // in flight, observations / in_flight_batch_growth: each measuring rank holds a batch, so smaller
-    // batches keep the configs out (picked without the results still to come) nearer one process's.
+    // observations / batch_growth, between 1 and batch_max (and at most sequentialLimit()): one process's
+    // batch at this point. With configs in flight, observations / in_flight_batch_growth: each measuring rank
+    // holds a batch, so smaller batches keep the configs out (picked without the results still to come)
+    // nearer one process's.
     std::size_t batchSize() const;
+    // The largest batch one process (nothing in flight) proposes at this point, whatever batch_growth says:
+    // a strategy's phase that refits after every few results.
+    virtual std::size_t sequentialLimit() const { return SIZE_MAX; }
     // How many times the models were retrained: a proposal asked for again at the same count comes from
     // models that have heard nothing new.
     std::uint64_t trainings() const { return m_trainings; }
