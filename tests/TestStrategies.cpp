@@ -630,6 +630,31 @@ private slots:
         }
     }
 
+    // `gp_batch`: cold, in the Gaussian-process phase (the first gp_until results) one process proposes at
+    // most that many configs a batch (1 by default: a refit after every result, as Optuna's GPSampler does);
+    // 0 leaves batch_growth's (observations / 16). Past the phase batches are batch_growth's again.
+    void xgbProposesOneAtATimeInTheGaussianProcessPhase() {
+        const Dataset dataset = readDataset(TUNESCOPE_RESOURCES "/datasets/gemm_clblast_RTX_3090.json.gz");
+        for (const auto& [limit, inPhase] : {std::pair{"", 1}, std::pair{"0", 4}, std::pair{"3", 3}}) {
+            auto search = registry().create("xgb");
+            std::map<std::string, std::string> options{{"epsilon", "0"}};
+            if (*limit)
+                options["gp_batch"] = limit;
+            search->reset(
+                {&dataset.space, SpaceMode::Constrained, 3, registry().options("xgb", options), nullptr});
+            std::vector<SearchSpace::Index> all = drive(*search, dataset, 8, 64);
+            QCOMPARE(all.size(), std::size_t{64});
+            const std::vector<SearchSpace::Index> batch = search->propose(8);
+            QCOMPARE(batch.size(), std::size_t(inPhase)); // 64 results: in the phase
+            std::vector<Trial> trials;
+            for (SearchSpace::Index index : batch)
+                trials.push_back(fakeTrial(dataset, index, std::int64_t(64 + trials.size())));
+            search->observe(trials);
+            drive(*search, dataset, 8, 128 - 64 - batch.size()); // 128 results: past the phase
+            QCOMPARE(search->propose(8).size(), std::size_t{8});
+        }
+    }
+
     // `in_flight_local`: with configs in flight (an MPI job's ranks), that share of the picks goes to the
     // unproposed neighbours of the best config so far, kept from ask to ask; one process, which has nothing
     // in flight when it proposes, proposes exactly what it does without the option. (Without the Gaussian
